@@ -1,0 +1,1 @@
+"""The appliance: configuration, the table controller, persistence and the command line."""

@@ -1,0 +1,7 @@
+"""Allows `python -m device`."""
+
+import sys
+
+from device.cli import main
+
+sys.exit(main())
