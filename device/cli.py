@@ -1,4 +1,4 @@
-"""The `dicekeeper` command line: parses arguments, dispatches to a subcommand, maps errors to exits.
+"""The `dicekeeper` command line: parses arguments, runs a subcommand, maps errors to exits.
 
 Exit status: 0 on success, 2 for bad usage or bad input (one line on stderr naming the input),
 1 for an unexpected failure.

@@ -10,6 +10,7 @@ from __future__ import annotations
 class DicekeeperError(Exception):
     """Base of all of dicekeeper's own errors.
 
-    Leaves also inherit the fitting builtin, e.g. ``class InvalidThrow(DicekeeperError, ValueError)``,
-    and their messages quote the bad input with ``!r``.
+    Leaves also inherit the fitting builtin, e.g.
+    ``class InvalidThrow(DicekeeperError, ValueError)``, and their messages quote the bad input
+    with ``!r``.
     """
