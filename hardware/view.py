@@ -1,0 +1,134 @@
+"""The view model every screen draws: plain data the device fills from the engine's state.
+
+Screens (`render_*` functions) draw a `TableView` and nothing else, so a display never needs to know
+the engine, and a test can build any situation by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.errors import DicekeeperError
+
+
+class InvalidView(DicekeeperError, ValueError):
+    """A `TableView` whose fields contradict each other (an index out of range, a die of 7...)."""
+
+
+class Phase(StrEnum):
+    """What the table is doing, which decides the layout and the prompt's emphasis."""
+
+    SETUP = "setup"
+    """No game yet (or players being added)."""
+    WAITING = "waiting"
+    """Waiting for the current player to throw the dice."""
+    ROLLING = "rolling"
+    """Dice are tumbling in the tray (undefined dice are drawn shaking)."""
+    CHOOSING = "choosing"
+    """The throw is read and scored: the player picks a keep, rolls on or banks."""
+    BUST = "bust"
+    """The throw scored nothing: the turn total is lost."""
+    GAME_OVER = "game_over"
+    """Somebody won (`TableView.winner`)."""
+    MENU = "menu"
+    """The menu (long press on SELECT) is open: `TableView.menu` lists its items."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One player as the screens show them.
+
+    ``history`` is the player's total after each of their finished turns (oldest first), used to
+    draw the score chart; ``has_entered`` is False while a player has not yet reached a rule set's
+    entry minimum ("on the board").
+    """
+
+    name: str
+    total: int = 0
+    history: tuple[int, ...] = ()
+    is_computer: bool = False
+    has_entered: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class OptionView:
+    """One legal keep of the current throw: the dice set aside and the points they score."""
+
+    dice: tuple[int, ...]
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything a screen shows about the table at one moment.
+
+    ``dice`` are the dice of the current throw in the tray, ``None`` for a die still in the cup or
+    tumbling (drawn shaking on the big screen); ``kept`` the dice already set aside this turn.
+    ``options`` are the legal keeps, best first, with ``selected`` the highlighted one.
+    ``current`` and ``winner`` are indexes into ``players`` (or None).
+    ``prompt`` says what to do now ("ROLL: throw 6 dice"), ``message`` is an error or a notice
+    ("expected 3 dice, I see 4"), ``remark`` a computer player's line of personality, ``hint`` an
+    optional piece of advice (e.g. a strategy's suggestion). ``target`` is the winning score (0 when
+    unknown), drawn as a line on the chart. ``menu`` and ``menu_selected`` describe the open menu.
+    ``frame`` counts redraws, so an animation (shaking dice) moves even when nothing else changes.
+    """
+
+    title: str = "dicekeeper"
+    rules: str = ""
+    players: tuple[PlayerView, ...] = ()
+    current: int | None = None
+    phase: Phase = Phase.SETUP
+    dice: tuple[int | None, ...] = ()
+    kept: tuple[int, ...] = ()
+    turn_total: int = 0
+    options: tuple[OptionView, ...] = ()
+    selected: int = 0
+    prompt: str = ""
+    message: str = ""
+    remark: str = ""
+    winner: int | None = None
+    hint: str = ""
+    target: int = 0
+    menu: tuple[str, ...] = field(default=())
+    menu_selected: int = 0
+    frame: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("current", "winner"):
+            index = getattr(self, name)
+            if index is not None and not 0 <= index < len(self.players):
+                raise InvalidView(
+                    f"{name}={index!r} is not a player index ({len(self.players)} players)"
+                )
+        if self.options and not 0 <= self.selected < len(self.options):
+            raise InvalidView(
+                f"selected={self.selected!r} but there are {len(self.options)} options"
+            )
+        if self.menu and not 0 <= self.menu_selected < len(self.menu):
+            raise InvalidView(
+                f"menu_selected={self.menu_selected!r} but the menu has {len(self.menu)} items"
+            )
+        for value in (*self.dice, *self.kept, *(v for o in self.options for v in o.dice)):
+            if value is not None and not 1 <= value <= 6:
+                raise InvalidView(f"a die shows {value!r}: faces are 1 to 6")
+
+    @property
+    def current_player(self) -> PlayerView | None:
+        """The player whose turn it is, if any."""
+        return None if self.current is None else self.players[self.current]
+
+    @property
+    def winner_player(self) -> PlayerView | None:
+        """The player who won, if the game is over."""
+        return None if self.winner is None else self.players[self.winner]
+
+    @property
+    def selected_option(self) -> OptionView | None:
+        """The highlighted keep, if there are options."""
+        return self.options[self.selected] if self.options else None
+
+    @property
+    def is_rolling(self) -> bool:
+        """Whether any die of the throw is still undefined (in the cup or tumbling)."""
+        return any(value is None for value in self.dice)
