@@ -1,0 +1,383 @@
+"""The appliance's configuration: a TOML file read once at start-up into frozen, validated values.
+
+Where it comes from: ``--config FILE``, else ``/etc/dicekeeper/config.toml`` when it exists, else
+built-in defaults that run on any computer (simulated camera, keyboard buttons, a window when a
+display is available, otherwise the terminal). Every key is checked when the file is loaded; a bad
+one raises `ConfigError` naming the key, the value and what is allowed, and an unknown key is
+rejected with the closest known one as a hint. ``systemd/config.example.toml`` documents every key.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from device.tomltable import ConfigError, Table
+
+__all__ = [
+    "SYSTEM_CONFIG",
+    "ButtonsConfig",
+    "CameraConfig",
+    "Config",
+    "ConfigError",
+    "DisplayConfig",
+    "GameConfig",
+    "PlayersConfig",
+    "StateConfig",
+    "default_displays",
+    "load_config",
+    "parse_config",
+]
+
+SYSTEM_CONFIG = Path("/etc/dicekeeper/config.toml")
+"""The configuration `dicekeeper run` reads when no ``--config`` is given and the file exists."""
+
+CAMERA_BACKENDS = ("simulated", "opencv", "picamera2", "replay")
+BUTTON_BACKENDS = ("keyboard", "gpio")
+DISPLAY_KINDS = ("oled", "screen", "terminal")
+OLED_DRIVERS = ("ssd1306", "sh1106")
+COMPUTER_THROWS = ("virtual", "person")
+COMPUTER_PREFIX = "cpu:"
+"""A seat in ``game.players`` written ``cpu:SPEC`` is a computer player with strategy SPEC."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """The game started when no game is in progress.
+
+    ``players`` are the seats in order: a person's name, or ``cpu:SPEC`` for a computer player
+    (SPEC a personality or strategy name such as ``expert`` or ``greedy:0.3``). ``target`` 0 keeps
+    the rule set's own target.
+    """
+
+    rules: str = "greed"
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    target: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersConfig:
+    """Who the menu offers to add: people by name, guests, and computer players by strategy.
+
+    ``computer_throws`` is ``virtual`` (a computer player's dice are drawn on the screen) or
+    ``person`` (someone throws the real dice for it).
+    """
+
+    names: tuple[str, ...] = ()
+    computers: tuple[str, ...] = ("expert",)
+    computer_throws: str = "virtual"
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """The camera backend and how frames become a settled reading.
+
+    ``roi`` is the throwing area as a polygon of (x, y) pixel corners (empty: the whole frame).
+    ``settle_seconds`` is how long the reading must stay unchanged before it counts.
+    ``seed`` and ``script`` drive the simulated camera: scripted throws are used first (each the
+    values of one throw, taken from the front as many as needed), then seeded random values.
+    ``path`` is the folder or video file the ``replay`` backend plays.
+    """
+
+    backend: str = "simulated"
+    index: int = 0
+    device: str = ""
+    path: str = ""
+    width: int = 640
+    height: int = 480
+    fps: int = 30
+    roi: tuple[tuple[int, int], ...] = ()
+    settle_seconds: float = 0.6
+    seed: int = 0
+    script: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    """The three buttons: backend, BCM pins (``gpio``), and timing in seconds."""
+
+    backend: str = "keyboard"
+    roll: int = 17
+    stop: int = 27
+    select: int = 22
+    long_press: float = 1.0
+    debounce: float = 0.05
+    pull_up: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """One display: ``oled`` (luma.oled over I2C), ``screen`` (pygame) or ``terminal``.
+
+    OLED: ``driver``, I2C ``port`` and ``address``, ``rotation`` (0-3 quarter turns).
+    Screen: ``fullscreen`` and the window ``width``/``height`` (ignored when fullscreen).
+    """
+
+    kind: str
+    driver: str = "ssd1306"
+    port: int = 1
+    address: int = 0x3C
+    rotation: int = 0
+    fullscreen: bool = False
+    width: int = 800
+    height: int = 480
+
+
+@dataclass(frozen=True, slots=True)
+class StateConfig:
+    """Where the game store lives (None: the platform's state directory, see `device.store`)."""
+
+    directory: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The whole configuration of the appliance."""
+
+    game: GameConfig = field(default_factory=GameConfig)
+    players: PlayersConfig = field(default_factory=PlayersConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    displays: tuple[DisplayConfig, ...] = (DisplayConfig(kind="terminal"),)
+    state: StateConfig = field(default_factory=StateConfig)
+    source: str = "built-in defaults"
+    """Where the configuration came from (a path or "built-in defaults"), for messages."""
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    system_config: Path = SYSTEM_CONFIG,
+) -> Config:
+    """Read the configuration from ``path``, else ``system_config`` if present, else defaults.
+
+    Raises `ConfigError` when the file is missing, unreadable, not TOML, or has a bad key.
+    """
+    env = os.environ if environ is None else environ
+    if path is None:
+        if not system_config.is_file():
+            return parse_config({}, environ=env)
+        path = system_config
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {str(file)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {str(file)!r} cannot be read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {str(file)!r} is not valid TOML: {exc}") from None
+    try:
+        return parse_config(data, environ=env, source=str(file))
+    except ConfigError as exc:
+        raise ConfigError(f"{file}: {exc}") from None
+
+
+def parse_config(
+    data: Mapping[str, object],
+    *,
+    environ: Mapping[str, str] | None = None,
+    source: str = "built-in defaults",
+) -> Config:
+    """Validate parsed TOML ``data`` into a `Config` (missing keys take their defaults)."""
+    env = os.environ if environ is None else environ
+    root = Table("", data)
+    game = _game(root.table("game"))
+    players = _players(root.table("players"))
+    camera = _camera(root.table("camera"))
+    buttons = _buttons(root.table("buttons"))
+    displays_raw = root.raw("display")
+    displays = _displays(displays_raw) if displays_raw is not None else default_displays(env)
+    state = _state(root.table("state"))
+    root.finish()
+    return Config(
+        game=game,
+        players=players,
+        camera=camera,
+        buttons=buttons,
+        displays=displays,
+        state=state,
+        source=source,
+    )
+
+
+def default_displays(
+    environ: Mapping[str, str], *, platform: str = sys.platform
+) -> tuple[DisplayConfig, ...]:
+    """A window if a display is available (X11, Wayland, KMSDRM, desktop OS), else the terminal."""
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return (DisplayConfig(kind="screen"),)
+    if environ.get("SDL_VIDEODRIVER", "").lower() == "kmsdrm":
+        return (DisplayConfig(kind="screen", fullscreen=True),)
+    if platform in ("darwin", "win32"):
+        return (DisplayConfig(kind="screen"),)
+    return (DisplayConfig(kind="terminal"),)
+
+
+def _game(t: Table) -> GameConfig:
+    d = GameConfig()
+    rules = t.string("rules", d.rules)
+    if not rules.strip():
+        raise ConfigError(
+            f"game.rules = {rules!r}: expected a rule set name (see `dicekeeper rules`)"
+        )
+    players = t.strings("players", d.players)
+    if not players:
+        raise ConfigError("game.players = []: at least one player must be seated")
+    if len(set(players)) != len(players):
+        raise ConfigError(f"game.players = {list(players)!r}: names must be different")
+    for seat in players:
+        if seat.startswith(COMPUTER_PREFIX) and not seat[len(COMPUTER_PREFIX) :].strip():
+            raise ConfigError(f"game.players: {seat!r} names no strategy (e.g. 'cpu:expert')")
+    target = t.integer("target", d.target, low=0, high=1_000_000)
+    t.finish()
+    return GameConfig(rules=rules.strip(), players=players, target=target)
+
+
+def _players(t: Table) -> PlayersConfig:
+    d = PlayersConfig()
+    result = PlayersConfig(
+        names=t.strings("names", d.names),
+        computers=t.strings("computers", d.computers),
+        computer_throws=t.string("computer_throws", d.computer_throws, choices=COMPUTER_THROWS),
+    )
+    t.finish()
+    return result
+
+
+def _camera(t: Table) -> CameraConfig:
+    d = CameraConfig()
+    backend = t.string("backend", d.backend, choices=CAMERA_BACKENDS)
+    path = t.string("path", d.path)
+    if backend == "replay" and not path:
+        raise ConfigError(
+            "camera.path is required with camera.backend = 'replay' (a folder or video)"
+        )
+    result = CameraConfig(
+        backend=backend,
+        index=t.integer("index", d.index, low=0, high=63),
+        device=t.string("device", d.device),
+        path=path,
+        width=t.integer("width", d.width, low=64, high=4096),
+        height=t.integer("height", d.height, low=48, high=4096),
+        fps=t.integer("fps", d.fps, low=1, high=120),
+        roi=_roi(t),
+        settle_seconds=t.number("settle_seconds", d.settle_seconds, low=0.0, high=10.0),
+        seed=t.integer("seed", d.seed),
+        script=_script(t),
+    )
+    t.finish()
+    return result
+
+
+def _roi(t: Table) -> tuple[tuple[int, int], ...]:
+    value = t.raw("roi")
+    if value is None:
+        return ()
+    allowed = "a list of at least 3 [x, y] pixel corners, e.g. [[0, 0], [640, 0], [640, 480]]"
+    if not isinstance(value, list) or (value and len(value) < 3):
+        raise ConfigError(f"camera.roi = {value!r}: expected {allowed}")
+    corners: list[tuple[int, int]] = []
+    for corner in value:
+        if (
+            not isinstance(corner, list)
+            or len(corner) != 2
+            or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in corner)
+        ):
+            raise ConfigError(
+                f"camera.roi: corner {corner!r} is not an [x, y] pair; expected {allowed}"
+            )
+        corners.append((corner[0], corner[1]))
+    return tuple(corners)
+
+
+def _script(t: Table) -> tuple[tuple[int, ...], ...]:
+    value = t.raw("script")
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ConfigError(f"camera.script = {value!r}: expected a list of throws like [[1, 5, 3]]")
+    throws: list[tuple[int, ...]] = []
+    for throw in value:
+        if (
+            not isinstance(throw, list)
+            or not throw
+            or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in throw
+            )
+        ):
+            raise ConfigError(
+                f"camera.script: throw {throw!r} must be a non-empty list of values 1 to 6"
+            )
+        throws.append(tuple(throw))
+    return tuple(throws)
+
+
+def _buttons(t: Table) -> ButtonsConfig:
+    d = ButtonsConfig()
+    backend = t.string("backend", d.backend, choices=BUTTON_BACKENDS)
+    pins = t.table("pins")
+    roll = pins.integer("roll", d.roll, low=0, high=27)
+    stop = pins.integer("stop", d.stop, low=0, high=27)
+    select = pins.integer("select", d.select, low=0, high=27)
+    pins.finish()
+    if len({roll, stop, select}) != 3:
+        raise ConfigError(
+            f"buttons.pins: roll={roll!r}, stop={stop!r}, select={select!r}: "
+            "the three buttons need three different BCM pins"
+        )
+    result = ButtonsConfig(
+        backend=backend,
+        roll=roll,
+        stop=stop,
+        select=select,
+        long_press=t.number("long_press", d.long_press, low=0.2, high=10.0),
+        debounce=t.number("debounce", d.debounce, low=0.0, high=1.0),
+        pull_up=t.boolean("pull_up", d.pull_up),
+    )
+    t.finish()
+    return result
+
+
+def _displays(value: object) -> tuple[DisplayConfig, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(f"display = {value!r}: write each display as a [[display]] table")
+    displays: list[DisplayConfig] = []
+    for number, raw in enumerate(value, start=1):
+        t = Table(f"display[{number}]", raw)
+        d = DisplayConfig(kind="terminal")
+        kind = t.string("kind", "", choices=DISPLAY_KINDS)
+        if not kind:
+            raise ConfigError(
+                f"display[{number}].kind is missing: allowed values are "
+                + ", ".join(map(repr, DISPLAY_KINDS))
+            )
+        displays.append(
+            DisplayConfig(
+                kind=kind,
+                driver=t.string("driver", d.driver, choices=OLED_DRIVERS),
+                port=t.integer("port", d.port, low=0, high=63),
+                address=t.integer("address", d.address, low=0x03, high=0x77),
+                rotation=t.integer("rotation", d.rotation, low=0, high=3),
+                fullscreen=t.boolean("fullscreen", d.fullscreen),
+                width=t.integer("width", d.width, low=128, high=7680),
+                height=t.integer("height", d.height, low=64, high=4320),
+            )
+        )
+        t.finish()
+    if not displays:
+        raise ConfigError("display = []: configure at least one [[display]]")
+    return tuple(displays)
+
+
+def _state(t: Table) -> StateConfig:
+    directory = t.string("directory", "")
+    t.finish()
+    return StateConfig(directory=Path(directory).expanduser() if directory else None)
