@@ -1,0 +1,227 @@
+"""Rule sets as data plus a few hooks, and the registry that finds them by name.
+
+A `Rules` value says how many dice of how many faces are thrown, what scores (`ScoringTable`, turned
+into concrete `Combination` values by the `Rules.combinations` hook), how a player enters the game,
+whether the player chooses the dice to set aside, hot dice, the target and how the game ends, and
+passing. The built-in sets live in `engine.rulesets`; a house rule is a `Rules(...)` (or a subclass
+overriding a hook) handed to `register_rules`, or a TOML file read by `engine.rules_toml`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+
+from engine.dice import Throw
+from engine.errors import InvalidRules, UnknownRules
+
+
+class KeepRule(enum.Enum):
+    """Who decides which scoring dice are set aside after a throw."""
+
+    CHOOSE = "choose"  # the player sets aside one or more scoring dice of their choice
+    ALL = "all"  # every scoring die is set aside; the game applies it itself
+
+
+class EntryRule(enum.Enum):
+    """What the entry threshold applies to, until a player has entered the game."""
+
+    NONE = "none"  # no threshold
+    FIRST_ROLL = "first-roll"  # the first throw of a turn must score it, else bust (OOPSLA Greed)
+    BANKED_TURN = "banked-turn"  # a turn must bank at least it before points count (Koans)
+    FIRST_SCORE = "first-score"  # the first score a player records must be at least it (house)
+
+
+class EndRule(enum.Enum):
+    """How the game ends once a player's total reaches the target."""
+
+    ROUND = "round"  # the round is completed: every player has had the same number of turns
+    LAST_TURN = "last-turn"  # every other player gets exactly one more turn
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """One scoring pattern: these dice (ascending), thrown together, score these points."""
+
+    dice: tuple[int, ...]
+    points: int
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.dice or any(type(d) is not int or d < 1 for d in self.dice):
+            raise InvalidRules(f"combination dice {self.dice!r} must be whole numbers >= 1")
+        if type(self.points) is not int or self.points <= 0:
+            raise InvalidRules(f"combination points {self.points!r} must be a whole number > 0")
+        if tuple(sorted(self.dice)) != self.dice:
+            object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+
+
+_COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringTable:
+    """The scoring combinations as data.
+
+    ``singles``: face -> points of one such die. ``three_of_a_kind``: points per face value of three
+    of a kind, with ``three_of_a_kind_overrides`` (face -> points, e.g. three 1s = 1000).
+    ``of_a_kind``: count -> multiplier of the three-of-a-kind points (``(3, 1)`` alone: only
+    triples score; ``(4, 2)``: four of a kind scores double). ``extra``: fixed combinations such as
+    straights.
+    Only faces the dice have and counts up to the number of dice apply.
+    """
+
+    singles: tuple[tuple[int, int], ...] = ((1, 100), (5, 50))
+    three_of_a_kind: int = 100
+    three_of_a_kind_overrides: tuple[tuple[int, int], ...] = ((1, 1000),)
+    of_a_kind: tuple[tuple[int, int], ...] = ((3, 1),)
+    extra: tuple[Combination, ...] = ()
+
+    def __post_init__(self) -> None:
+        for label, pairs in (
+            ("singles", self.singles),
+            ("three_of_a_kind_overrides", self.three_of_a_kind_overrides),
+            ("of_a_kind", self.of_a_kind),
+        ):
+            for key, value in pairs:
+                if type(key) is not int or key < 1 or type(value) is not int or value <= 0:
+                    raise InvalidRules(
+                        f"scoring.{label} entry {key!r} = {value!r}: both must be whole numbers "
+                        f"(key >= 1, value > 0)"
+                    )
+        if type(self.three_of_a_kind) is not int or self.three_of_a_kind < 0:
+            raise InvalidRules(
+                f"scoring.three_of_a_kind = {self.three_of_a_kind!r}: must be a whole number >= 0"
+            )
+        for count, _ in self.of_a_kind:
+            if count < 2:
+                raise InvalidRules(f"scoring.of_a_kind count {count!r}: must be >= 2")
+
+    def triple_points(self, face: int) -> int:
+        """Points of three dice showing ``face``."""
+        return dict(self.three_of_a_kind_overrides).get(face, self.three_of_a_kind * face)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A rule set. Frozen and hashable; `with_target` derives one with a chosen target.
+
+    Hooks a variant may override (like python-chess variants): `combinations` (what scores),
+    `first_roll_enters` and `bank_enters` (the entry threshold).
+    """
+
+    name: str
+    description: str
+    dice: int
+    faces: int = 6
+    scoring: ScoringTable = field(default_factory=ScoringTable)
+    entry: EntryRule = EntryRule.NONE
+    entry_threshold: int = 0
+    keep: KeepRule = KeepRule.CHOOSE
+    hot_dice: bool = True
+    target: int = 10_000
+    end: EndRule = EndRule.LAST_TURN
+    passing: bool = False
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidRules(f"name {self.name!r}: must be a non-empty string")
+        for key, low in (("dice", 1), ("faces", 2), ("target", 1), ("entry_threshold", 0)):
+            value = getattr(self, key)
+            if type(value) is not int or value < low:
+                raise InvalidRules(f"{key} = {value!r}: must be a whole number >= {low}")
+        for key, kind in (("entry", EntryRule), ("keep", KeepRule), ("end", EndRule)):
+            if not isinstance(getattr(self, key), kind):
+                allowed = ", ".join(repr(member.value) for member in kind)
+                raise InvalidRules(f"{key} = {getattr(self, key)!r}: allowed {allowed}")
+        for key in ("hot_dice", "passing"):
+            if not isinstance(getattr(self, key), bool):
+                raise InvalidRules(f"{key} = {getattr(self, key)!r}: must be true or false")
+        if not self.combinations():
+            raise InvalidRules(f"rules {self.name!r}: no combination scores on {self.faces} faces")
+
+    # --- hooks -------------------------------------------------------------------------------
+
+    def combinations(self) -> tuple[Combination, ...]:
+        """Every concrete scoring combination for these dice (hook: override to add patterns)."""
+        table = self.scoring
+        combos: list[Combination] = []
+        for face, points in table.singles:
+            if face <= self.faces:
+                combos.append(Combination((face,), points, f"single {face}"))
+        for count, multiplier in table.of_a_kind:
+            if count > self.dice:
+                continue
+            for face in range(1, self.faces + 1):
+                points = table.triple_points(face) * multiplier
+                if points > 0:
+                    word = _COUNT_WORDS.get(count, str(count))
+                    combos.append(Combination((face,) * count, points, f"{word} {face}s"))
+        for combo in table.extra:
+            if len(combo.dice) <= self.dice and max(combo.dice) <= self.faces:
+                combos.append(combo)
+        return tuple(combos)
+
+    def first_roll_enters(self, best: int, *, entered: bool) -> bool:
+        """Whether a turn's first throw scoring ``best`` may go on (False: the turn busts)."""
+        if entered or self.entry is not EntryRule.FIRST_ROLL:
+            return True
+        return best >= self.entry_threshold
+
+    def bank_enters(self, turn_total: int, *, entered: bool) -> bool:
+        """Whether a player may bank ``turn_total`` (False: below the entry threshold)."""
+        if entered or self.entry not in (EntryRule.BANKED_TURN, EntryRule.FIRST_SCORE):
+            return True
+        return turn_total >= self.entry_threshold
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    @property
+    def is_keep_forced(self) -> bool:
+        """True when every scoring die is set aside automatically (no choice for the player)."""
+        return self.keep is KeepRule.ALL
+
+    def with_target(self, target: int) -> Rules:
+        """The same rules with another target score (e.g. chosen by the players)."""
+        return dataclasses.replace(self, target=target)
+
+    def check_throw(self, values: Throw, *, count: int | None = None) -> Throw:
+        """``values`` if they fit these dice (and ``count`` dice if given), else `InvalidThrow`."""
+        return values.check(faces=self.faces, count=count, max_count=self.dice)
+
+
+_REGISTRY: dict[str, Rules] = {}
+
+
+def register_rules(rules: Rules) -> Rules:
+    """Add ``rules`` to the registry under its name (replacing one of the same name)."""
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def builtin_rules() -> tuple[Rules, ...]:
+    """The registered rule sets, built-in ones first, in registration order."""
+    _load_builtins()
+    return tuple(_REGISTRY.values())
+
+
+def rules_names() -> tuple[str, ...]:
+    """The names `find_rules` knows."""
+    return tuple(rules.name for rules in builtin_rules())
+
+
+def find_rules(name: str) -> Rules:
+    """The registered rule set called ``name``; `UnknownRules` (listing the names) if none."""
+    _load_builtins()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(_REGISTRY)
+        raise UnknownRules(f"unknown rules {name!r}: known rules are {known}") from None
+
+
+def _load_builtins() -> None:
+    # Imported late: engine.rulesets registers itself through this module.
+    import engine.rulesets  # noqa: F401
