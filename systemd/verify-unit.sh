@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Checks systemd/dicekeeper.service (or the unit file given as $1) with `systemd-analyze verify`:
+# prints nothing and exits 0 when the unit is clean, prints the findings and exits 1 otherwise.
+#
+# The unit starts /opt/dicekeeper/.venv/bin/dicekeeper, which exists only on an installed Pi, and
+# `systemd-analyze verify` reports a missing ExecStart binary. So the unit is verified as a copy
+# whose ExecStart points at the dicekeeper of this checkout's venv (or PATH); every other line is
+# checked exactly as installed.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+unit="${1:-$here/dicekeeper.service}"
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+    exit 0
+fi
+binary="$here/../.venv/bin/dicekeeper"
+if [ ! -x "$binary" ]; then
+    binary="$(command -v dicekeeper || true)"
+fi
+if [ -z "$binary" ] || [ ! -x "$binary" ]; then
+    echo "verify-unit: no dicekeeper executable (install the project into .venv first)"
+    exit 1
+fi
+binary="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+installed='/opt/dicekeeper/.venv/bin/dicekeeper'
+if ! grep -q "^ExecStart=$installed " "$unit"; then
+    echo "verify-unit: $unit does not start $installed"
+    exit 1
+fi
+sed "s#^ExecStart=$installed #ExecStart=$binary #" "$unit" >"$work/dicekeeper.service"
+out="$(systemd-analyze verify "$work/dicekeeper.service" 2>&1 || true)"
+if [ -n "$out" ]; then
+    echo "systemd-analyze verify $unit:"
+    echo "$out"
+    exit 1
+fi
