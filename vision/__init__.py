@@ -2,3 +2,10 @@
 
 Also holds the synthetic tray renderer that the simulated camera uses.
 """
+
+from vision.errors import InvalidFrame
+from vision.params import ReaderParams
+from vision.reader import read
+from vision.types import Box, DieReading, Frame, Reading
+
+__all__ = ["Box", "DieReading", "Frame", "InvalidFrame", "ReaderParams", "Reading", "read"]

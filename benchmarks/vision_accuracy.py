@@ -1,0 +1,117 @@
+"""Dice reader accuracy on the labelled real photos in <repo>/../shared/datasets (and on synthetic
+throws once `vision.render` exists): dice recall, dice precision and throw accuracy per dataset.
+
+Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--failures]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision import ReaderParams, read  # noqa: E402
+from vision.evaluation import LabelledDie, Score, score_image  # noqa: E402
+
+DATASETS = ROOT.parent / "shared" / "datasets"
+
+
+def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
+    """The labelled dice of each image in a dataset folder, by image path relative to it."""
+    labels: dict[str, list[LabelledDie]] = defaultdict(list)
+    with (folder / "labels.csv").open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            labels[row["image"]].append(
+                LabelledDie(
+                    float(row["x_min"]),
+                    float(row["y_min"]),
+                    float(row["x_max"]),
+                    float(row["y_max"]),
+                    int(row["value"]),
+                )
+            )
+    return labels
+
+
+def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> Score:
+    """Read every labelled image of one dataset and add up the score."""
+    total = Score()
+    for image, dice in sorted(load_labels(folder).items()):
+        frame = cv2.imread(str(folder / image))
+        if frame is None:
+            print(f"  cannot read {image!r}, skipped", file=sys.stderr)
+            continue
+        reading = read(frame, params)
+        score = score_image(reading, dice)
+        total += score
+        if show_failures and not score.throws_right:
+            got = [v if v is not None else 0 for v in reading.values]
+            print(f"  {image}: read {sorted(got)} labelled {sorted(d.value for d in dice)}")
+    return total
+
+
+def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
+    """Per-die accuracy on synthetic throws of 1-6 dice, or None when the renderer is missing."""
+    try:
+        from vision.render import render_tray  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    import random
+
+    from vision.types import Box, DieReading, Reading  # noqa: F401
+
+    rng = random.Random(1234)
+    total = Score()
+    for seed in range(throws):
+        values = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
+        tray = render_tray(values, seed=seed)
+        labels = []
+        for die in tray.dice:
+            box = die.box
+            labels.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, die.value))
+        total += score_image(read(tray.frame, params), labels)
+    return total
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dataset", help="only this dataset folder name")
+    parser.add_argument("--synthetic", type=int, default=1000, help="synthetic throws (0: none)")
+    parser.add_argument("--failures", action="store_true", help="list the images read wrong")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    params = ReaderParams()
+    if not DATASETS.is_dir():
+        print(f"skipped real photos: {DATASETS} is missing")
+    else:
+        for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file()):
+            if args.dataset and folder.name != args.dataset:
+                continue
+            score = evaluate_folder(folder, params, args.failures)
+            print(
+                f"{folder.name}: images {score.images}, dice {score.labelled}, "
+                f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
+                f"throw accuracy {score.throw_accuracy:.4f}"
+            )
+    if args.synthetic > 0 and not args.dataset:
+        synthetic = evaluate_synthetic(args.synthetic, params)
+        if synthetic is None:
+            print("skipped synthetic throws: vision.render is not there yet")
+        else:
+            print(
+                f"synthetic ({args.synthetic} throws): dice {synthetic.labelled}, "
+                f"per-die accuracy {synthetic.recall:.4f}, precision {synthetic.precision:.4f}, "
+                f"throw accuracy {synthetic.throw_accuracy:.4f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

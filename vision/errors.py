@@ -1,0 +1,9 @@
+"""The errors the dice reader raises."""
+
+from __future__ import annotations
+
+from engine.errors import DicekeeperError
+
+
+class InvalidFrame(DicekeeperError, ValueError):
+    """A frame the reader cannot work on: empty, too small, wrong dtype or wrong channels."""

@@ -1,0 +1,91 @@
+"""Scoring a reading against labelled dice: matching by centre, recall, precision, whole throws.
+
+Pure functions shared by the accuracy benchmark and the tests; reading the label files is theirs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from vision.types import Reading
+
+
+@dataclass(frozen=True, slots=True)
+class LabelledDie:
+    """One labelled die: its box (x_min, y_min, x_max, y_max) and its face value."""
+
+    x_min: float
+    y_min: float
+    x_max: float
+    y_max: float
+    value: int
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The centre of the labelled box."""
+        return ((self.x_min + self.x_max) / 2, (self.y_min + self.y_max) / 2)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Counts over one or more images: labelled dice, dice reported, dice found with the right
+    value, images, and images whose multiset of values read equals the labelled one."""
+
+    labelled: int = 0
+    reported: int = 0
+    correct: int = 0
+    images: int = 0
+    throws_right: int = 0
+
+    def __add__(self, other: Score) -> Score:
+        return Score(
+            self.labelled + other.labelled,
+            self.reported + other.reported,
+            self.correct + other.correct,
+            self.images + other.images,
+            self.throws_right + other.throws_right,
+        )
+
+    @property
+    def recall(self) -> float:
+        """Labelled dice found with the right value / labelled dice."""
+        return self.correct / self.labelled if self.labelled else 1.0
+
+    @property
+    def precision(self) -> float:
+        """Right values / dice reported."""
+        return self.correct / self.reported if self.reported else 1.0
+
+    @property
+    def throw_accuracy(self) -> float:
+        """Images read exactly right (as a multiset of values) / images."""
+        return self.throws_right / self.images if self.images else 1.0
+
+
+def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
+    """Match each reported die to the nearest free label within reach of its centre and count."""
+    labels = list(labels)
+    pairs = []
+    for d_index, die in enumerate(reading.dice):
+        for l_index, label in enumerate(labels):
+            lx, ly = label.center
+            distance = math.hypot(die.center[0] - lx, die.center[1] - ly)
+            reach = 0.5 * max(label.x_max - label.x_min, label.y_max - label.y_min, die.box.w)
+            if distance <= reach:
+                pairs.append((distance, d_index, l_index))
+    pairs.sort()
+    taken_d: set[int] = set()
+    taken_l: set[int] = set()
+    correct = 0
+    for _, d_index, l_index in pairs:
+        if d_index in taken_d or l_index in taken_l:
+            continue
+        taken_d.add(d_index)
+        taken_l.add(l_index)
+        if reading.dice[d_index].value == labels[l_index].value:
+            correct += 1
+    read_values = sorted((v if v is not None else 0) for v in reading.values)
+    throw_right = read_values == sorted(label.value for label in labels)
+    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right))

@@ -1,0 +1,45 @@
+"""Every tunable of the dice reader, in one frozen object passed explicitly to each stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Polygon = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderParams:
+    """The dice reader's parameters.
+
+    Sizes are in pixels or relative to the pip diameter, so one set works for dice from about 20 px
+    to 150 px wide. ``roi`` is the throwing area as a polygon of (x, y) points: dice whose centre
+    lies outside it are ignored (``None``: the whole frame).
+    """
+
+    roi: Polygon | None = None
+    # Pip candidates: adaptive threshold at several block sizes, both polarities.
+    block_sizes: tuple[int, ...] = (9, 21, 45)
+    threshold_offset: float = 7.0
+    min_pip_area: int = 5
+    max_pip_area_fraction: float = 0.004
+    min_fill: float = 0.5
+    max_fill: float = 0.95
+    min_circularity: float = 0.62
+    max_aspect: float = 1.8
+    min_pip_contrast: float = 22.0
+    min_relative_contrast: float = 0.18
+    max_ring_spread: float = 0.5
+    # Grouping pips into faces.
+    max_size_ratio: float = 1.55
+    max_face_colour_distance: float = 75.0
+    min_spacing: float = 0.95
+    max_spacing: float = 3.4
+    grid_tolerance: float = 0.32
+    foreign_extent: float = 1.5
+    empty_point_tolerance: float = 0.45
+    # Box size of a die from its pip grid spacing, and of a lone pip (a one) from its diameter.
+    die_width_per_spacing: float = 3.5
+    die_width_per_single_pip: float = 3.3
+    # Lone pips read as a one must be this round and contrasted.
+    single_min_circularity: float = 0.75
+    single_min_contrast: float = 35.0

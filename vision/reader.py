@@ -1,0 +1,54 @@
+"""The dice reader: a frame in, every die seen with its value, centre, box and confidence out.
+
+The pipeline, one stage per module: `vision.validate` (is this a frame?), `vision.pips` (pip
+candidates), `vision.faces` (pips grouped into faces by their grid), `vision.roi` (throwing area).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.faces import Face, find_faces
+from vision.params import ReaderParams
+from vision.pips import find_pips, to_gray
+from vision.roi import is_inside
+from vision.types import Box, DieReading, Frame, Reading
+from vision.validate import check_frame
+
+Debug = Callable[[str, Frame], None]
+
+DEFAULT_PARAMS = ReaderParams()
+
+
+def read(
+    frame: Frame, params: ReaderParams = DEFAULT_PARAMS, *, debug: Debug | None = None
+) -> Reading:
+    """Read every die in ``frame`` (an H×W×3 BGR uint8 image).
+
+    Raises `vision.errors.InvalidFrame` for something that is not such an image. ``debug``, when
+    given, receives intermediate images by stage name.
+    """
+    frame = check_frame(frame)
+    gray = to_gray(frame)
+    pips = find_pips(frame, gray, params, debug)
+    smooth_gray = to_gray(cv2.GaussianBlur(frame, (3, 3), 0)).astype(np.float32)
+    faces = find_faces(pips, smooth_gray, params)
+    height, width = gray.shape
+    dice = [_die(face, width, height) for face in faces if is_inside((face.x, face.y), params.roi)]
+    dice.sort(key=lambda d: (d.center[1], d.center[0]))
+    return Reading(tuple(dice))
+
+
+def _die(face: Face, width: int, height: int) -> DieReading:
+    """The reading of one face, with the bounding box of the die rotated by the face's angle."""
+    extent = face.width * (abs(math.cos(face.angle)) + abs(math.sin(face.angle)))
+    x0 = max(0, round(face.x - extent / 2))
+    y0 = max(0, round(face.y - extent / 2))
+    x1 = min(width, round(face.x + extent / 2))
+    y1 = min(height, round(face.y + extent / 2))
+    box = Box(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+    return DieReading(face.value, (face.x, face.y), box, round(face.confidence, 3))
