@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,10 +46,11 @@ def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> 
     """Read every labelled image of one dataset and add up the score."""
     total = Score()
     for image, dice in sorted(load_labels(folder).items()):
-        frame = cv2.imread(str(folder / image))
-        if frame is None:
+        loaded = cv2.imread(str(folder / image))
+        if loaded is None:
             print(f"  cannot read {image!r}, skipped", file=sys.stderr)
             continue
+        frame = np.asarray(loaded, dtype=np.uint8)
         reading = read(frame, params)
         score = score_image(reading, dice)
         total += score
@@ -60,12 +63,10 @@ def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> 
 def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
     """Per-die accuracy on synthetic throws of 1-6 dice, or None when the renderer is missing."""
     try:
-        from vision.render import render_tray  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
+        render_tray = importlib.import_module("vision.render").render_tray
+    except (ImportError, AttributeError):
         return None
     import random
-
-    from vision.types import Box, DieReading, Reading  # noqa: F401
 
     rng = random.Random(1234)
     total = Score()

@@ -115,7 +115,7 @@ def find_pips(
     frame: Frame, gray: npt.NDArray[np.uint8], params: ReaderParams, debug: Debug | None = None
 ) -> tuple[Pip, ...]:
     """Every pip candidate in the frame, the strongest first, without duplicates across scales."""
-    smooth = cv2.GaussianBlur(frame, (5, 5), 0)
+    smooth = np.asarray(cv2.GaussianBlur(frame, (5, 5), 0), dtype=np.uint8)
     smooth_gray = to_gray(smooth).astype(np.float32)
     height, width = gray.shape
     candidates: list[Pip] = []

@@ -35,7 +35,8 @@ def read(
     frame = check_frame(frame)
     gray = to_gray(frame)
     pips = find_pips(frame, gray, params, debug)
-    smooth_gray = to_gray(cv2.GaussianBlur(frame, (3, 3), 0)).astype(np.float32)
+    smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
+    smooth_gray = to_gray(smooth).astype(np.float32)
     faces = find_faces(pips, smooth_gray, params)
     height, width = gray.shape
     dice = [_die(face, width, height) for face in faces if is_inside((face.x, face.y), params.roi)]
