@@ -1,0 +1,237 @@
+"""The small I2C OLED (SSD1306/SH1106, 128×64): the compact `render_oled` screen and its display.
+
+`render_oled` is pure: it draws a `TableView` onto a Pillow ``ImageDraw`` (1-bit, white on black).
+`OledDisplay` hands it to any luma device through luma's ``canvas`` (tests use luma's ``dummy``).
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections import Counter
+from functools import cache
+
+from PIL import ImageDraw, ImageFont
+
+from hardware.backends import Closing
+from hardware.display import Display, NullDisplay
+from hardware.errors import DisplayUnavailable, InvalidOption
+from hardware.view import Phase, TableView
+
+log = logging.getLogger(__name__)
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+WHITE = 255
+BLACK = 0
+DIE = 14
+"""The side of a die glyph in pixels."""
+PIP_OFFSETS = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+"""Pip positions of each face on a 3×3 grid (column, row)."""
+
+
+@cache
+def font(size: int) -> Font:
+    """Pillow's built-in font at ``size`` pixels (no font file needed)."""
+    return ImageFont.load_default(size=size)
+
+
+def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None) -> None:
+    """A die glyph at (x, y): white with black pips, or an outline with a "?" while undefined."""
+    box = (x, y, x + DIE - 1, y + DIE - 1)
+    if value is None:
+        draw.rounded_rectangle(box, radius=2, outline=WHITE)
+        draw.text((x + DIE // 2, y + DIE // 2 + 1), "?", fill=WHITE, font=font(10), anchor="mm")
+        return
+    draw.rounded_rectangle(box, radius=2, fill=WHITE)
+    for column, row in PIP_OFFSETS[value]:
+        px, py = x + 2 + 4 * column, y + 2 + 4 * row
+        draw.rectangle((px, py, px + 1, py + 1), fill=BLACK)
+
+
+def _fit(text: str, size: int, width: int) -> str:
+    """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
+    if font(size).getlength(text) <= width:
+        return text
+    while text and font(size).getlength(text + "..") > width:
+        text = text[:-1]
+    return text + ".."
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    """``text`` broken into lines of at most ``width`` pixels (long words are cut later)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font(size).getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _selected_positions(view: TableView) -> set[int]:
+    """Indexes of the thrown dice that the selected keep takes (to underline them)."""
+    option = view.selected_option
+    if option is None:
+        return set()
+    wanted = Counter(option.dice)
+    positions = set()
+    for index, value in enumerate(view.dice):
+        if value is not None and wanted[value] > 0:
+            wanted[value] -= 1
+            positions.add(index)
+    return positions
+
+
+def _totals_line(view: TableView, width: int) -> str:
+    """Every player's total, names shortened to fit one line."""
+    for letters in (8, 5, 3, 2, 1):
+        parts = []
+        for index, player in enumerate(view.players):
+            mark = "*" if index == view.winner else ""
+            parts.append(f"{mark}{player.name[:letters]} {player.total}")
+        text = "  ".join(parts)
+        if font(10).getlength(text) <= width:
+            return text
+    return _fit("  ".join(str(p.total) for p in view.players), 10, width)
+
+
+def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128) -> None:
+    """Draw ``view`` compactly for a 128×64 monochrome OLED.
+
+    Top bar (inverted): whose turn and their total, the winner, or MENU. Then the dice as pip glyphs
+    with the selected keep underlined and the turn total beside them; the selected keep; the message
+    (or the prompt); at the bottom every player's total.
+    """
+    current = view.current_player
+    winner = view.winner_player
+    draw.rectangle((0, 0, width - 1, 11), fill=WHITE)
+    if view.phase is Phase.MENU:
+        left, right = "MENU", ""
+    elif winner is not None:
+        left, right = f"{winner.name} wins!", str(winner.total)
+    elif current is not None:
+        cpu = " (cpu)" if current.is_computer else ""
+        left, right = f"{current.name}{cpu}", str(current.total)
+    else:
+        left, right = view.title, view.rules
+    draw.text((width - 2, 6), right, fill=BLACK, font=font(11), anchor="rm")
+    room = width - 6 - int(font(11).getlength(right))
+    draw.text((2, 6), _fit(left, 11, room), fill=BLACK, font=font(11), anchor="lm")
+
+    if view.phase is Phase.MENU:
+        for row, item in enumerate(view.menu[:4]):
+            y = 14 + 12 * row
+            is_selected = row == view.menu_selected
+            if is_selected:
+                draw.rectangle((0, y, width - 1, y + 11), outline=WHITE)
+            draw.text((4, y + 6), _fit(item, 10, width - 8), fill=WHITE, font=font(10), anchor="lm")
+        return
+
+    underline = _selected_positions(view)
+    for index, value in enumerate(view.dice[:6]):
+        x = index * (DIE + 1)
+        draw_die(draw, x, 14, value)
+        if index in underline:
+            draw.line((x, 14 + DIE + 1, x + DIE - 1, 14 + DIE + 1), fill=WHITE)
+    total_text = "BUST" if view.phase is Phase.BUST else f"+{view.turn_total}"
+    if view.dice or view.turn_total or view.phase is Phase.BUST:
+        draw.text((width - 1, 21), total_text, fill=WHITE, font=font(13), anchor="rm")
+
+    option = view.selected_option
+    if option is not None:
+        counter = f" ({view.selected + 1}/{len(view.options)})" if len(view.options) > 1 else ""
+        lines = [f"keep {''.join(map(str, option.dice))} = {option.score}{counter}"]
+    elif view.kept:
+        lines = [f"kept {''.join(map(str, view.kept))}"]
+    else:
+        lines = []
+    lines += _wrap(view.message, 10, width) if view.message else []
+    lines += [view.prompt or view.hint or view.remark]
+    for row, line in enumerate(lines[:2]):
+        draw.text((0, 35 + 11 * row), _fit(line, 10, width), fill=WHITE, font=font(10), anchor="lm")
+    draw.line((0, 53, width - 1, 53), fill=WHITE)
+    draw.text((0, 59), _totals_line(view, width), fill=WHITE, font=font(10), anchor="lm")
+
+
+class OledDisplay(Closing):
+    """Shows views on a luma device (an SSD1306/SH1106 or luma's ``dummy``)."""
+
+    def __init__(self, device: object) -> None:
+        self.device = device
+        self._last: TableView | None = None
+        self._is_closed = False
+
+    def show(self, view: TableView) -> None:
+        """Draw ``view`` unless it is the one already shown."""
+        if self._is_closed or view == self._last:
+            return
+        from luma.core.render import canvas
+
+        try:
+            with canvas(self.device) as draw:
+                render_oled(view, draw, width=self.device.width)  # type: ignore[attr-defined]
+        except OSError as error:
+            raise DisplayUnavailable(
+                f"the OLED stopped answering ({error}): check the wiring"
+            ) from error
+        self._last = view
+
+    def close(self) -> None:
+        """Blank the OLED and release it (idempotent)."""
+        if not self._is_closed:
+            self._is_closed = True
+            try:
+                self.device.cleanup()  # type: ignore[attr-defined]
+            except OSError as error:
+                log.warning("the OLED did not close cleanly: %s", error)
+
+
+def open_oled(
+    *,
+    driver: str = "ssd1306",
+    port: int = 1,
+    address: int = 0x3C,
+    rotation: int = 0,
+    width: int = 128,
+    height: int = 64,
+    device: object | None = None,
+    fallback: bool = True,
+) -> Display:
+    """An `OledDisplay` on an I2C OLED, or on ``device`` when given (e.g. luma's ``dummy``).
+
+    When no OLED answers and ``fallback`` is true it warns and returns a `NullDisplay`, so a table
+    without the OLED still works; otherwise it raises `DisplayUnavailable`.
+    """
+    if device is not None:
+        return OledDisplay(device)
+    if rotation not in (0, 1, 2, 3):
+        raise InvalidOption(f"OLED rotation must be 0, 1, 2 or 3 (quarter turns), not {rotation!r}")
+    from luma.core.error import Error as LumaError
+    from luma.core.interface.serial import i2c
+    from luma.oled import device as oled_devices
+
+    drivers = {"ssd1306": oled_devices.ssd1306, "sh1106": oled_devices.sh1106}
+    if driver not in drivers:
+        raise InvalidOption(f"unknown OLED driver {driver!r}: choose one of 'sh1106', 'ssd1306'")
+    try:
+        serial = i2c(port=port, address=address)
+        made = drivers[driver](serial, width=width, height=height, rotate=rotation)
+    except (LumaError, OSError) as error:
+        problem = DisplayUnavailable(
+            f"no {driver} OLED at I2C port {port}, address {address:#04x} ({error}): is I2C "
+            "enabled (sudo raspi-config nonint do_i2c 0), the display wired, the user in the i2c "
+            "group? `i2cdetect -y 1` lists the addresses that answer"
+        )
+        if not fallback:
+            raise problem from error
+        warnings.warn(f"{problem}; carrying on without the OLED", RuntimeWarning, stacklevel=2)
+        log.warning("%s; carrying on without the OLED", problem)
+        return NullDisplay(reason=str(problem))
+    return OledDisplay(made)

@@ -1,0 +1,88 @@
+"""The plain-text display for a machine with no screen: `render_text` and `TerminalDisplay`."""
+
+from __future__ import annotations
+
+import sys
+from typing import IO
+
+from hardware.backends import Closing
+from hardware.view import Phase, TableView
+
+
+def _dice_text(values: tuple[int | None, ...]) -> str:
+    return " ".join("[?]" if value is None else f"[{value}]" for value in values)
+
+
+def render_text(view: TableView) -> str:
+    """``view`` as a few lines of plain text (no trailing newline)."""
+    heading = " · ".join(part for part in (view.title, view.rules) if part)
+    lines = [f"== {heading} =="]
+    width = max((len(p.name) for p in view.players), default=0) + 6
+    for index, player in enumerate(view.players):
+        marker = ">" if index == view.current else " "
+        name = player.name + (" (cpu)" if player.is_computer else "")
+        notes = []
+        if not player.has_entered:
+            notes.append("not on the board yet")
+        if index == view.winner:
+            notes.append("WINNER")
+        lines.append(f"{marker} {name:<{width}} {player.total:>6}  {', '.join(notes)}".rstrip())
+    if view.phase is Phase.MENU:
+        lines.append("MENU")
+        lines.extend(
+            f"{'>' if i == view.menu_selected else ' '} {item}" for i, item in enumerate(view.menu)
+        )
+    else:
+        current = view.current_player
+        if current is not None and view.winner is None:
+            kept = f"   kept {' '.join(map(str, view.kept))}" if view.kept else ""
+            lines.append(f"{current.name}'s turn: {view.turn_total} this turn{kept}")
+        if view.dice:
+            rolling = "  (rolling)" if view.is_rolling else ""
+            lines.append(f"dice: {_dice_text(view.dice)}{rolling}")
+        if view.options:
+            lines.append(
+                "keep: "
+                + "   ".join(
+                    f"{'>' if i == view.selected else ' '}{''.join(map(str, o.dice))} = {o.score}"
+                    for i, o in enumerate(view.options)
+                )
+            )
+    if view.phase is Phase.BUST:
+        lines.append(f"BUST! {view.turn_total} points lost" if view.turn_total else "BUST!")
+    winner = view.winner_player
+    if winner is not None:
+        lines.append(f"*** {winner.name} wins with {winner.total} ***")
+    if view.remark:
+        speaker = view.current_player.name if view.current_player else "computer"
+        lines.append(f'{speaker}: "{view.remark}"')
+    if view.message:
+        lines.append(f"! {view.message}")
+    if view.hint:
+        lines.append(f"hint: {view.hint}")
+    if view.prompt:
+        lines.append(view.prompt)
+    return "\n".join(lines)
+
+
+class TerminalDisplay(Closing):
+    """Prints each new view as text to ``stream`` (stdout), skipping views that print the same."""
+
+    def __init__(self, *, stream: IO[str] | None = None) -> None:
+        self._stream = sys.stdout if stream is None else stream
+        self._last = ""
+        self._is_closed = False
+
+    def show(self, view: TableView) -> None:
+        """Print ``view`` if its text changed."""
+        if self._is_closed:
+            return
+        text = render_text(view)
+        if text != self._last:
+            self._last = text
+            self._stream.write(text + "\n\n")
+            self._stream.flush()
+
+    def close(self) -> None:
+        """Stop printing (idempotent; the stream stays open: it is not ours)."""
+        self._is_closed = True
