@@ -1,0 +1,147 @@
+"""The synthetic tray renderer: ground truth consistent with itself and with the pixels drawn."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.render import (
+    SCHEMES,
+    InvalidRenderRequest,
+    RenderedDie,
+    RenderedTray,
+    TrayStyle,
+    render_empty_tray,
+    render_tray,
+    style_from_seed,
+)
+from vision.render_layout import overlaps
+
+CLEAN = TrayStyle(
+    die_size=(70.0, 80.0),
+    background="felt",
+    perspective=0.0,
+    noise=0.0,
+    blur=0.0,
+    gloss=0.0,
+    gradient=0.0,
+    vignette=0.0,
+    shadow=0.3,
+    touching=0.0,
+)
+
+
+def top_square(die: RenderedDie, shrink: float = 0.0) -> np.ndarray:
+    """The top face of a rendered die as a square from its ground truth (4×2 image points)."""
+    h = die.size_px / 2 - shrink
+    a = np.radians(die.angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+    out: np.ndarray = local @ rot.T + np.array(die.center)
+    return out
+
+
+def count_pips(
+    tray: RenderedTray, die: RenderedDie, pip: tuple[int, int, int], body: tuple[int, int, int]
+) -> int:
+    """Count the blobs on a die's top face whose colour is nearer the pip colour than the body's."""
+    h, w = tray.frame.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(top_square(die, die.size_px * 0.06)).astype(np.int32), 255)
+    img = tray.frame.astype(np.float32)
+    d_pip = np.linalg.norm(img - np.array(pip, np.float32), axis=2)
+    d_body = np.linalg.norm(img - np.array(body, np.float32), axis=2)
+    blobs = ((d_pip < d_body) & (mask > 0)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(blobs)
+    min_area = (die.size_px * 0.05) ** 2
+    return sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area)
+
+
+@given(
+    values=st.lists(st.integers(1, 6), min_size=0, max_size=8),
+    seed=st.integers(0, 2**31 - 1),
+)
+@settings(max_examples=25, deadline=None)
+def test_ground_truth_is_consistent(values: list[int], seed: int) -> None:
+    tray = render_tray(values, seed=seed)
+    assert tray.frame.shape == (480, 640, 3)
+    assert tray.frame.dtype == np.uint8
+    assert tray.values == tuple(values)
+    for die in tray.dice:
+        b = die.box
+        assert b.x >= 0 and b.y >= 0 and b.x + b.w <= 640 and b.y + b.h <= 480
+        assert b.x <= die.center[0] <= b.x + b.w and b.y <= die.center[1] <= b.y + b.h
+        assert 0 <= die.angle < 90
+        assert not die.is_moving and not die.is_covered
+    squares = [top_square(d) for d in tray.dice]
+    for i, a in enumerate(squares):
+        for b in squares[i + 1 :]:
+            assert not overlaps(a, b, tolerance=1.5), "two dice overlap"
+
+
+def test_same_seed_same_image_other_seed_other_image() -> None:
+    a = render_tray([1, 5, 6], seed=7)
+    b = render_tray([1, 5, 6], seed=7)
+    c = render_tray([1, 5, 6], seed=8)
+    assert np.array_equal(a.frame, b.frame) and a.dice == b.dice
+    assert not np.array_equal(a.frame, c.frame)
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+def test_every_face_on_every_scheme_shows_its_pips(scheme: str) -> None:
+    style = dataclasses.replace(CLEAN, schemes=(scheme,))
+    tray = render_tray([1, 2, 3, 4, 5, 6], seed=11, style=style)
+    colors = SCHEMES[scheme]
+    counts = [count_pips(tray, d, colors.pip, colors.body) for d in tray.dice]
+    assert counts == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("size", [(20.0, 20.0), (150.0, 150.0)])
+def test_die_sizes_at_both_ends_of_the_range(size: tuple[float, float]) -> None:
+    style = dataclasses.replace(CLEAN, die_size=size, perspective=0.0)
+    tray = render_tray([2, 3, 6], seed=3, style=style)
+    for die in tray.dice:
+        assert die.size_px == pytest.approx(size[0], rel=0.08)
+        # The die is drawn: its box differs from the empty tray with the same seed.
+    empty = render_empty_tray(seed=3, style=style)
+    for die in tray.dice:
+        b = die.box
+        diff = np.abs(
+            tray.frame[b.y : b.y + b.h, b.x : b.x + b.w].astype(int)
+            - empty.frame[b.y : b.y + b.h, b.x : b.x + b.w]
+        )
+        assert diff.mean() > 10
+
+
+def test_cocked_die_has_no_value() -> None:
+    tray = render_tray([4, None, 2], seed=5)
+    assert tray.values == (4, None, 2)
+
+
+def test_empty_tray_has_no_dice() -> None:
+    tray = render_empty_tray(seed=1)
+    assert tray.dice == () and tray.frame.shape == (480, 640, 3)
+
+
+def test_styles_from_seeds_vary() -> None:
+    styles = {style_from_seed(s) for s in range(30)}
+    assert len({s.background for s in styles}) >= 3
+    assert len({s.schemes for s in styles}) >= 5
+
+
+@pytest.mark.parametrize("values", [[0], [7], [True], [1.5]])
+def test_bad_values_are_refused(values: list[object]) -> None:
+    with pytest.raises(InvalidRenderRequest, match="1-6"):
+        render_tray(values, seed=0)  # type: ignore[arg-type]
+
+
+def test_bad_style_is_refused() -> None:
+    with pytest.raises(InvalidRenderRequest, match="die_size"):
+        TrayStyle(die_size=(10.0, 30.0))
+    with pytest.raises(InvalidRenderRequest, match="schemes"):
+        TrayStyle(schemes=("plaid",))

@@ -1,0 +1,295 @@
+"""The core of the synthetic tray renderer: a scene (camera, light, tray, dice at rest) and the
+drawing of one frame of it with its ground truth. Public entry points are in ``vision.render``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.render_die import (
+    Camera,
+    DieLook,
+    DiePose,
+    axis_angle,
+    cube_corners,
+    draw_die,
+    face_quad,
+    rotation_to_top,
+    silhouette,
+    spin_z,
+    top_value,
+)
+from vision.render_layout import Footprint, place_dice
+from vision.render_scene import background, draw_hand, draw_shadows, finish, lighting_gain
+from vision.render_style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
+from vision.types import Box, Frame
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedDie:
+    """The ground truth of one rendered die.
+
+    ``value`` is the face showing up, or None for a die that cannot be read honestly (cocked
+    against another die or the tray wall, or tumbling with no face up). ``center`` is the centre of
+    the top face in the image, ``box`` the axis-aligned bounds of the whole visible die (top and
+    side faces), ``angle`` the rotation of the top face in degrees [0, 90), ``size_px`` the side
+    length of the top face in the image. ``is_moving``: the die was moving during the exposure;
+    ``is_covered``: a hand hides a good part of it.
+    """
+
+    value: int | None
+    center: tuple[float, float]
+    box: Box
+    angle: float
+    size_px: float
+    scheme: str
+    is_moving: bool = False
+    is_covered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedTray:
+    """One rendered frame (BGR uint8, H×W×3) and the ground truth of every die in it."""
+
+    frame: Frame
+    dice: tuple[RenderedDie, ...]
+    style: TrayStyle
+    hand_visible: bool = False
+
+    @property
+    def values(self) -> tuple[int | None, ...]:
+        """The ground-truth values, in the order the dice were asked for."""
+        return tuple(d.value for d in self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything about a tray that stays the same during a throw."""
+
+    size: tuple[int, int]
+    style: TrayStyle
+    camera: Camera
+    light: np.ndarray
+    surface: Frame
+    gain: np.ndarray
+    looks: tuple[DieLook, ...]
+    schemes: tuple[str, ...]
+    rest: tuple[DiePose, ...]
+    values: tuple[int | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DieState:
+    """One die in one frame: its pose, the image motion during exposure, its true value."""
+
+    pose: DiePose
+    motion: tuple[float, float]
+    value: int | None
+    is_moving: bool
+
+
+def build_scene(
+    values: Sequence[int | None],
+    *,
+    seed: int,
+    size: tuple[int, int],
+    style: TrayStyle | None,
+) -> Scene:
+    """Lay out the tray, the camera, the light and the dice at rest (used by every render_*)."""
+    w, h = size
+    if w < 64 or h < 64:
+        raise InvalidRenderRequest(f"size must be at least 64×64, got {size!r}")
+    for v in values:
+        if v is not None and (isinstance(v, bool) or v not in range(1, 7)):
+            raise InvalidRenderRequest(f"die values must be 1-6 or None, got {tuple(values)!r}")
+    style = style if style is not None else style_from_seed(seed)
+    rng = np.random.default_rng([seed, 1])
+    height = w * float(np.interp(style.perspective, [0.0, 1.0], [8.0, 0.9]))
+    off = (rng.uniform(-0.3, 0.3, 2) * style.perspective) * np.array([w, h])
+    principal = (w / 2 + float(off[0]), h / 2 + float(off[1]))
+    a, b = rng.uniform(-1, 1, 2) * 0.2 * style.perspective / np.array([w, h])
+    c = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1.0]])
+    keystone = c @ np.array([[1, 0, 0], [0, 1, 0], [a, b, 1.0]]) @ np.linalg.inv(c)
+    camera = Camera(height, principal, keystone)
+    tilt, az = style.light_tilt, style.light_azimuth
+    light = np.array([np.sin(tilt) * np.cos(az), np.sin(tilt) * np.sin(az), np.cos(tilt)])
+    surface = background(style.background, style.background_color, size, rng)
+    gain = lighting_gain(
+        size, style.gradient, float(rng.uniform(-np.pi, np.pi)), style.vignette, style.tint
+    )
+    schemes = tuple(style.schemes[int(rng.integers(len(style.schemes)))] for _ in values)
+    looks = tuple(_look(name, style, rng) for name in schemes)
+    rest = _rest_poses(values, style, camera, size, rng)
+    return Scene(size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values))
+
+
+def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
+    scheme = SCHEMES[name]
+    jitter = rng.integers(-8, 9, 3)
+    body = tuple(int(np.clip(c + j, 0, 255)) for c, j in zip(scheme.body, jitter, strict=True))
+    return DieLook(
+        body=body,  # type: ignore[arg-type]
+        pip=scheme.pip,
+        pip_radius=float(rng.uniform(0.075, 0.1)),
+        pip_spread=float(rng.uniform(0.24, 0.29)),
+        big_one=bool(rng.random() < 0.3),
+        corner=style.corner,
+        gloss=style.gloss * (0.6 if scheme.marble else 1.0),
+        alpha=scheme.alpha,
+        marble=scheme.marble,
+        marble_seed=int(rng.integers(1 << 30)),
+    )
+
+
+def _rest_poses(
+    values: Sequence[int | None],
+    style: TrayStyle,
+    camera: Camera,
+    size: tuple[int, int],
+    rng: np.random.Generator,
+) -> tuple[DiePose, ...]:
+    w, h = size
+    lo, hi = style.die_size
+    sides = [float(rng.uniform(lo, hi)) for _ in values]
+    for attempt in range(60):
+        if attempt and attempt % 10 == 0:
+            sides = [max(s * 0.9, 12.0) for s in sides]  # they do not fit: smaller dice
+        margin = 4.0
+        feet = place_dice(sides, (margin, margin, w - margin, h - margin), style.touching, rng)
+        if feet is None:
+            continue
+        poses = tuple(_pose(f, v, rng) for f, v in zip(feet, values, strict=True))
+        if all(_in_frame(p, camera, style, size) for p in poses):
+            return poses
+    raise InvalidRenderRequest(
+        f"cannot fit {len(values)} dice of {style.die_size!r} px in {size!r}"
+    )
+
+
+def _pose(foot: Footprint, value: int | None, rng: np.random.Generator) -> DiePose:
+    if value is not None:
+        rot = spin_z(foot.angle) @ rotation_to_top(value)
+        return DiePose((foot.x, foot.y, foot.side / 2), foot.side, rot)
+    # A cocked die: leaning 18-35 degrees on an edge, a random face roughly up.
+    face = int(rng.integers(1, 7))
+    tilt = float(rng.uniform(0.32, 0.6))
+    axis = np.array([np.cos(foot.angle), np.sin(foot.angle), 0.0])
+    rot = axis_angle(axis, tilt) @ spin_z(foot.angle) @ rotation_to_top(face)
+    probe = DiePose((foot.x, foot.y, 0.0), foot.side * 0.9, rot)
+    lift = -float(cube_corners(probe)[:, 2].min())
+    return DiePose((foot.x, foot.y, lift), foot.side * 0.9, rot)
+
+
+def _in_frame(pose: DiePose, camera: Camera, style: TrayStyle, size: tuple[int, int]) -> bool:
+    probe = DieLook((0, 0, 0), (0, 0, 0), 0.1, 0.25, False, style.corner, 0.0, 1.0, None, 0)
+    hull = silhouette(pose, probe, camera)
+    w, h = size
+    return bool(
+        hull[:, 0].min() >= 1
+        and hull[:, 1].min() >= 1
+        and hull[:, 0].max() <= w - 2
+        and hull[:, 1].max() <= h - 2
+    )
+
+
+def draw_frame(
+    scene: Scene,
+    states: Sequence[DieState],
+    rng: np.random.Generator,
+    *,
+    hand: tuple[tuple[float, float], float, float] | None = None,
+) -> RenderedTray:
+    """Draw one frame of ``scene`` with the dice in ``states`` (and optionally a hand given as
+    (palm anchor, direction radians, scale px))."""
+    frame = scene.surface.copy()
+    shadows = [shadow_polygon(s.pose, scene.camera, scene.light) for s in states]
+    softness = float(np.mean([s.pose.side for s in states])) * 0.18 if states else 1.0
+    draw_shadows(frame, shadows, scene.style.shadow, softness)
+    eye = scene.camera.eye()
+    order = sorted(
+        range(len(states)),
+        key=lambda i: (
+            -float(np.hypot(states[i].pose.center[0] - eye[0], states[i].pose.center[1] - eye[1]))
+        ),
+    )
+    hulls: dict[int, np.ndarray] = {}
+    for i in order:
+        st = states[i]
+        hulls[i] = draw_die(
+            frame, st.pose, scene.looks[i], scene.camera, scene.light, motion=st.motion
+        )
+    mask = None
+    if hand is not None:
+        skin = (
+            int(rng.integers(90, 150)),
+            int(rng.integers(130, 175)),
+            int(rng.integers(180, 235)),
+        )
+        mask = draw_hand(frame, hand[0], hand[1], hand[2], skin)
+    out = finish(
+        frame, scene.gain, scene.style.blur, scene.style.noise, scene.style.jpeg_quality, rng
+    )
+    dice = tuple(
+        die_truth(st, hulls[i], scene.camera, scene.schemes[i], scene.size, mask)
+        for i, st in enumerate(states)
+    )
+    return RenderedTray(out, dice, scene.style, hand_visible=mask is not None and bool(mask.any()))
+
+
+def shadow_polygon(pose: DiePose, camera: Camera, light: np.ndarray) -> np.ndarray:
+    """The image outline of a die's shadow on the tray: its footprint swept away from the light."""
+    corners = cube_corners(pose)
+    lz = max(float(light[2]), 0.05)
+    ground = corners.copy()
+    ground[:, 0] -= corners[:, 2] * light[0] / lz
+    ground[:, 1] -= corners[:, 2] * light[1] / lz
+    ground[:, 2] = 0.0
+    base = corners.copy()
+    base[:, 2] = 0.0
+    pts = np.concatenate([ground, base])
+    out: np.ndarray = camera.project(pts)
+    return out
+
+
+def die_truth(
+    state: DieState,
+    hull: np.ndarray,
+    camera: Camera,
+    scheme: str,
+    size: tuple[int, int],
+    hand: np.ndarray | None,
+) -> RenderedDie:
+    """The ground truth of one drawn die (its top face, bounds, value, coverage)."""
+    pose = state.pose
+    up, cos = top_value(pose)
+    top_quad = camera.project(cube_face_corners(pose, up))
+    center = (float(top_quad[:, 0].mean()), float(top_quad[:, 1].mean()))
+    edge = top_quad[1] - top_quad[0]
+    angle = float(np.degrees(np.arctan2(edge[1], edge[0]))) % 90.0
+    side = float(np.mean(np.linalg.norm(top_quad - np.roll(top_quad, 1, axis=0), axis=1)))
+    w, h = size
+    x0 = int(np.clip(np.floor(hull[:, 0].min()), 0, w - 1))
+    y0 = int(np.clip(np.floor(hull[:, 1].min()), 0, h - 1))
+    x1 = int(np.clip(np.ceil(hull[:, 0].max()), x0 + 1, w))
+    y1 = int(np.clip(np.ceil(hull[:, 1].max()), y0 + 1, h))
+    covered = False
+    if hand is not None:
+        covered = float(hand[y0:y1, x0:x1].mean()) / 255.0 > 0.25
+    value = state.value if cos > 0.97 else None
+    return RenderedDie(
+        value=value,
+        center=center,
+        box=Box(x0, y0, x1 - x0, y1 - y0),
+        angle=angle,
+        size_px=side,
+        scheme=scheme,
+        is_moving=state.is_moving,
+        is_covered=covered,
+    )
+
+
+def cube_face_corners(pose: DiePose, value: int) -> np.ndarray:
+    """The 4 world corners of the face showing ``value`` (sharp cube, no rounding)."""
+    return face_quad(pose, value, 0.0)

@@ -1,0 +1,376 @@
+"""Draws one six-sided pip die, as a rounded cube in 3D seen by a pinhole camera, onto a frame.
+
+Part of the synthetic tray renderer (``vision.render``). A die is a cube with opposite faces summing
+to 7; each visible face is a texture (face colour, pips laid out exactly as on a real die) warped
+onto its projected quad and shaded by a Lambert term, over a body silhouette with rounded corners.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.types import Frame
+
+FloatArray = npt.NDArray[np.float64]
+
+# Pip centres in face units (-1..1 spans the face), per value. The 2 and 3 run along the same
+# diagonal and the 6 is two columns of three, as on real dice; they rotate with the die.
+PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((1.0, -1.0), (-1.0, 1.0)),
+    3: ((1.0, -1.0), (0.0, 0.0), (-1.0, 1.0)),
+    4: ((-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)),
+    5: ((-1.0, -1.0), (1.0, -1.0), (0.0, 0.0), (-1.0, 1.0), (1.0, 1.0)),
+    6: ((-1.0, -1.0), (-1.0, 0.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 0.0), (1.0, 1.0)),
+}
+
+# Die-local outward normal of the face showing each value (opposite faces sum to 7), and the
+# direction of that face texture's u axis (its v axis is normal × u).
+_FACES: dict[int, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
+    1: ((0, 0, 1), (1, 0, 0)),
+    6: ((0, 0, -1), (1, 0, 0)),
+    2: ((0, -1, 0), (1, 0, 0)),
+    5: ((0, 1, 0), (1, 0, 0)),
+    3: ((1, 0, 0), (0, 1, 0)),
+    4: ((-1, 0, 0), (0, 1, 0)),
+}
+
+
+def face_normal(value: int) -> FloatArray:
+    """The die-local outward normal of the face showing ``value``."""
+    return np.array(_FACES[value][0], dtype=np.float64)
+
+
+def rotation_to_top(value: int) -> FloatArray:
+    """A rotation matrix that turns the face showing ``value`` to point up (+z)."""
+    n = face_normal(value)
+    up = np.array([0.0, 0.0, 1.0])
+    if np.allclose(n, up):
+        return np.eye(3)
+    if np.allclose(n, -up):
+        return np.diag([1.0, -1.0, -1.0])
+    axis = np.cross(n, up)
+    axis /= np.linalg.norm(axis)
+    return axis_angle(axis, np.pi / 2)
+
+
+def axis_angle(axis: FloatArray, angle: float) -> FloatArray:
+    """The rotation matrix of ``angle`` radians about the unit vector ``axis`` (Rodrigues)."""
+    x, y, z = axis
+    k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    out: FloatArray = np.eye(3) + np.sin(angle) * k + (1.0 - np.cos(angle)) * (k @ k)
+    return out
+
+
+def spin_z(angle: float) -> FloatArray:
+    """The rotation matrix of ``angle`` radians about the vertical axis."""
+    return axis_angle(np.array([0.0, 0.0, 1.0]), angle)
+
+
+@dataclass(frozen=True, slots=True)
+class Camera:
+    """A pinhole camera looking straight down from ``height`` above the principal point, followed by
+    a mild projective ``keystone`` (3×3) in image coordinates to mimic a slightly oblique view."""
+
+    height: float
+    principal: tuple[float, float]
+    keystone: FloatArray
+
+    def project(self, points: FloatArray) -> FloatArray:
+        """Project N×3 world points (x, y in tray pixels, z up) to N×2 image points."""
+        px, py = self.principal
+        m = self.height / np.maximum(self.height - points[:, 2], 1e-3)
+        u = px + (points[:, 0] - px) * m
+        v = py + (points[:, 1] - py) * m
+        h = np.stack([u, v, np.ones_like(u)], axis=1) @ self.keystone.T
+        out: FloatArray = h[:, :2] / h[:, 2:3]
+        return out
+
+    def eye(self) -> FloatArray:
+        """The camera position in world coordinates."""
+        return np.array([self.principal[0], self.principal[1], self.height])
+
+
+@dataclass(frozen=True, slots=True)
+class DieLook:
+    """How one die looks: colours (BGR), pips, surface."""
+
+    body: tuple[int, int, int]
+    pip: tuple[int, int, int]
+    pip_radius: float  # fraction of the face side
+    pip_spread: float  # pip-centre offset from the face centre, fraction of the face side
+    big_one: bool  # the 1 pip is drawn larger, as on many dice
+    corner: float  # rounding radius, fraction of the side
+    gloss: float  # 0 matte .. 1 glossy (glare spots)
+    alpha: float  # 1 opaque, < 1 translucent-ish
+    marble: tuple[int, int, int] | None  # second colour of a marbled die
+    marble_seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiePose:
+    """Where one die is: centre in world coordinates, side length, orientation."""
+
+    center: tuple[float, float, float]
+    side: float
+    rotation: FloatArray  # die-local -> world
+
+
+def cube_corners(pose: DiePose, inset: float = 0.0) -> FloatArray:
+    """The 8 world corners of the die's cube shrunk by ``inset`` on every side."""
+    h = pose.side / 2 - inset
+    signs = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], float)
+    out: FloatArray = (signs * h) @ pose.rotation.T + np.array(pose.center)
+    return out
+
+
+def silhouette(pose: DiePose, look: DieLook, camera: Camera) -> FloatArray:
+    """The convex outline (K×2 image points) of the rounded die."""
+    r = look.corner * pose.side
+    inner = cube_corners(pose, r)
+    ang = np.linspace(0, 2 * np.pi, 10, endpoint=False)
+    ring = np.stack([np.cos(ang), np.sin(ang), np.zeros_like(ang)], axis=1) * r
+    # A sphere at each inner corner, sampled on horizontal and two vertical great circles.
+    rings = np.concatenate([ring, ring[:, [0, 2, 1]], ring[:, [2, 0, 1]]])
+    pts = (inner[:, None, :] + rings[None, :, :]).reshape(-1, 3)
+    img = camera.project(pts).astype(np.float32)
+    hull = cv2.convexHull(img)
+    out: FloatArray = hull.reshape(-1, 2).astype(np.float64)
+    return out
+
+
+def visible_faces(pose: DiePose, camera: Camera) -> list[tuple[int, float]]:
+    """The faces turned towards the camera: (value, cosine between normal and view direction)."""
+    out = []
+    eye = camera.eye()
+    c = np.array(pose.center)
+    for value in range(1, 7):
+        n = pose.rotation @ face_normal(value)
+        fc = c + n * pose.side / 2
+        view = eye - fc
+        cos = float(n @ view / np.linalg.norm(view))
+        if cos > 0.02:
+            out.append((value, cos))
+    return out
+
+
+def top_value(pose: DiePose) -> tuple[int, float]:
+    """The value on the face pointing most nearly up and the cosine of its tilt."""
+    best = max(range(1, 7), key=lambda v: float((pose.rotation @ face_normal(v))[2]))
+    return best, float((pose.rotation @ face_normal(best))[2])
+
+
+def face_quad(pose: DiePose, value: int, inset: float) -> FloatArray:
+    """The 4 world corners of the flat part of a face, in texture order (0,0),(1,0),(1,1),(0,1)."""
+    n_local, u_local = _FACES[value]
+    n = pose.rotation @ np.array(n_local, float)
+    u = pose.rotation @ np.array(u_local, float)
+    v = np.cross(n, u)
+    h = pose.side / 2 - inset
+    c = np.array(pose.center) + n * pose.side / 2
+    return np.stack([c - u * h - v * h, c + u * h - v * h, c + u * h + v * h, c - u * h + v * h])
+
+
+def face_texture(
+    value: int,
+    px: int,
+    look: DieLook,
+    glare_uv: tuple[float, float],
+    glare: float,
+) -> Frame:
+    """A px×px BGR texture of one face: face colour (or marble), pips, pip and face glare.
+
+    ``glare_uv`` is the direction (in face units) towards which highlights sit; ``glare`` their
+    strength 0..1.
+    """
+    tex = np.empty((px, px, 3), np.uint8)
+    tex[:] = look.body
+    if look.marble is not None:
+        _marble(tex, look, value)
+    shift = 4
+    scale = 1 << shift
+    half = px / 2
+    r = look.pip_radius * px
+    if value == 1 and look.big_one:
+        r *= 1.5
+    gx, gy = glare_uv
+    norm = float(np.hypot(gx, gy))
+    if norm > 1e-3:
+        gx, gy = gx / norm, gy / norm
+    else:
+        gx, gy = 0.6, -0.8
+    dark = tuple(int(c * 0.55) for c in look.pip)
+    for x, y in PIP_LAYOUT[value]:
+        cx = half + x * look.pip_spread * px
+        cy = half + y * look.pip_spread * px
+        # A drilled pip: a darker rim on the side away from the light, then the paint.
+        cv2.circle(
+            tex,
+            (int((cx - gx * r * 0.15) * scale), int((cy - gy * r * 0.15) * scale)),
+            int(r * 1.08 * scale),
+            dark,
+            -1,
+            cv2.LINE_AA,
+            shift,
+        )
+        cv2.circle(
+            tex,
+            (int(cx * scale), int(cy * scale)),
+            int(r * scale),
+            look.pip,
+            -1,
+            cv2.LINE_AA,
+            shift,
+        )
+        if glare > 0.05 and r > 2.5:
+            gr = max(r * 0.28, 0.8)
+            spot = (int((cx + gx * r * 0.45) * scale), int((cy + gy * r * 0.45) * scale))
+            bright = tuple(int(min(255, c + (255 - c) * glare)) for c in look.pip)
+            cv2.circle(tex, spot, int(gr * scale), bright, -1, cv2.LINE_AA, shift)
+    if glare > 0.05:
+        _face_glare(tex, glare_uv, glare)
+    return tex
+
+
+def _marble(tex: Frame, look: DieLook, value: int) -> None:
+    assert look.marble is not None
+    px = tex.shape[0]
+    rng = np.random.default_rng(look.marble_seed * 7 + value)
+    field = cv2.resize(
+        rng.random((5, 5)).astype(np.float32), (px, px), interpolation=cv2.INTER_CUBIC
+    )
+    veins = (np.sin(field * rng.uniform(14, 26)) * 0.5 + 0.5)[..., None]
+    other = np.array(look.marble, np.float32)
+    mixed = tex.astype(np.float32) * (1 - veins) + other * veins
+    tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
+
+
+def _face_glare(tex: Frame, glare_uv: tuple[float, float], glare: float) -> None:
+    px = tex.shape[0]
+    small = 24
+    yy, xx = np.mgrid[0:small, 0:small].astype(np.float32) / small - 0.5
+    gx, gy = glare_uv
+    d2 = (xx - gx * 0.3) ** 2 + (yy - gy * 0.3) ** 2
+    spot = np.exp(-d2 / (2 * 0.12**2)) * glare * 0.5
+    spot = cv2.resize(spot, (px, px), interpolation=cv2.INTER_LINEAR)[..., None]
+    out = tex.astype(np.float32) * (1 - spot) + 255.0 * spot
+    tex[:] = out.astype(np.uint8)
+
+
+def draw_die(
+    frame: Frame,
+    pose: DiePose,
+    look: DieLook,
+    camera: Camera,
+    light: FloatArray,
+    *,
+    values: dict[int, int] | None = None,
+    motion: tuple[float, float] = (0.0, 0.0),
+) -> FloatArray:
+    """Draw one die onto ``frame`` in place and return its silhouette (K×2 image points).
+
+    ``light`` is the unit vector towards the light. ``motion`` is the image displacement during
+    the exposure: a non-zero one smears the die (motion blur). ``values`` optionally relabels faces
+    (not used for real dice; kept for tests of the layout).
+    """
+    del values
+    hull = silhouette(pose, look, camera)
+    h_img, w_img = frame.shape[:2]
+    mx, my = motion
+    pad = 2 + int(abs(mx)) + int(abs(my))
+    x0 = max(int(np.floor(hull[:, 0].min())) - pad, 0)
+    y0 = max(int(np.floor(hull[:, 1].min())) - pad, 0)
+    x1 = min(int(np.ceil(hull[:, 0].max())) + pad + 1, w_img)
+    y1 = min(int(np.ceil(hull[:, 1].max())) + pad + 1, h_img)
+    if x1 <= x0 or y1 <= y0:
+        return hull
+    roi = frame[y0:y1, x0:x1]
+    layer = roi.copy()
+    offset = np.array([x0, y0], float)
+    faces = visible_faces(pose, camera)
+    shade_of = {v: _lambert(pose, v, light) for v, _ in faces}
+    # Body (rounded edges) in the average shade of the visible faces.
+    body_shade = float(np.mean(list(shade_of.values()))) * 0.92 if faces else 0.6
+    body = tuple(float(min(255.0, c * body_shade)) for c in look.body)
+    shift = 4
+    poly = np.round((hull - offset) * (1 << shift)).astype(np.int32)
+    cv2.fillConvexPoly(layer, poly, body, cv2.LINE_AA, shift)
+    inset = look.corner * pose.side * 0.55
+    screen_side = pose.side * camera.height / max(camera.height - pose.center[2], 1.0)
+    px = int(np.clip(round(screen_side * 2.0), 16, 320))
+    for value, _cos in faces:
+        quad3 = face_quad(pose, value, inset)
+        quad = camera.project(quad3) - offset
+        if _area(quad) < 2.0:
+            continue
+        gu, gv, strength = _glare_dir(pose, value, light, camera)
+        tex = face_texture(value, px, look, (gu, gv), strength * look.gloss)
+        shade = shade_of[value]
+        if abs(shade - 1.0) > 0.01:
+            tex = np.asarray(cv2.convertScaleAbs(tex, alpha=shade), np.uint8)
+        src = np.array([[0, 0], [px, 0], [px, px], [0, px]], np.float32)
+        hom = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        cv2.warpPerspective(
+            tex, hom, (x1 - x0, y1 - y0), layer, cv2.INTER_LINEAR, cv2.BORDER_TRANSPARENT
+        )
+    mask = np.zeros(layer.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, poly, 255, cv2.LINE_AA, shift)
+    _composite(roi, layer, mask, look.alpha, motion)
+    return hull
+
+
+def _composite(
+    roi: Frame, layer: Frame, mask: Frame, alpha: float, motion: tuple[float, float]
+) -> None:
+    mx, my = motion
+    length = float(np.hypot(mx, my))
+    a = mask.astype(np.float32) * (alpha / 255.0)
+    lay = layer.astype(np.float32)
+    if length >= 1.5:
+        k = int(np.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        c = k // 2
+        p0 = (round(c - mx / 2), round(c - my / 2))
+        p1 = (round(c + mx / 2), round(c + my / 2))
+        cv2.line(kernel, p0, p1, 1.0, 1, cv2.LINE_AA)
+        kernel /= max(float(kernel.sum()), 1e-6)
+        lay = np.asarray(
+            cv2.filter2D(lay * a[..., None], -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32
+        )
+        a = np.asarray(cv2.filter2D(a, -1, kernel, borderType=cv2.BORDER_CONSTANT), np.float32)
+        out = roi.astype(np.float32) * (1 - a[..., None]) + lay
+    else:
+        out = roi.astype(np.float32) * (1 - a[..., None]) + lay * a[..., None]
+    roi[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _lambert(pose: DiePose, value: int, light: FloatArray) -> float:
+    n = pose.rotation @ face_normal(value)
+    # Normalised so that a face turned straight up is 1.0 (the frame's exposure sets the rest).
+    up = max(float(light[2]), 1e-3)
+    return float(0.35 + 0.65 * max(float(n @ light), 0.0) / up) if n[2] < 0.999 else 1.0
+
+
+def _glare_dir(
+    pose: DiePose, value: int, light: FloatArray, camera: Camera
+) -> tuple[float, float, float]:
+    """Where a highlight sits on a face (face units) and how strong it is."""
+    n_local, u_local = _FACES[value]
+    n = pose.rotation @ np.array(n_local, float)
+    u = pose.rotation @ np.array(u_local, float)
+    v = np.cross(n, u)
+    view = camera.eye() - np.array(pose.center)
+    view /= np.linalg.norm(view)
+    half = light + view
+    half /= np.linalg.norm(half)
+    strength = max(float(n @ half), 0.0) ** 8
+    return float(half @ u), float(half @ v), strength
+
+
+def _area(quad: FloatArray) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))

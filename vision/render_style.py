@@ -1,0 +1,148 @@
+"""The look of a synthetic tray photo: dice colour schemes and the ``TrayStyle`` parameters.
+
+Part of the synthetic tray renderer (``vision.render``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import DicekeeperError
+
+
+class InvalidRenderRequest(DicekeeperError, ValueError):
+    """A render was asked for with values or a style the renderer cannot draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """A dice colour scheme: body and pip colours (BGR), opacity, optional marble veins."""
+
+    body: tuple[int, int, int]
+    pip: tuple[int, int, int]
+    alpha: float = 1.0
+    marble: tuple[int, int, int] | None = None
+
+
+SCHEMES: dict[str, Scheme] = {
+    "white": Scheme((236, 238, 240), (28, 28, 30)),
+    "ivory": Scheme((196, 226, 240), (30, 32, 36)),
+    "black": Scheme((34, 34, 36), (232, 232, 232)),
+    "red": Scheme((40, 36, 196), (240, 240, 240)),
+    "blue": Scheme((158, 72, 28), (238, 238, 238)),
+    "green": Scheme((70, 150, 40), (240, 240, 240)),
+    "yellow": Scheme((40, 210, 230), (30, 30, 30)),
+    "purple": Scheme((110, 40, 80), (230, 230, 230)),
+    "translucent": Scheme((60, 60, 210), (245, 245, 245), alpha=0.82),
+    "marbled": Scheme((60, 110, 150), (25, 25, 25), marble=(120, 190, 215)),
+}
+"""Every dice colour scheme the renderer knows, by name."""
+
+BACKGROUNDS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "felt": ((60, 110, 30), (110, 60, 20), (40, 40, 130), (45, 45, 45), (25, 25, 28)),
+    "wood": ((130, 175, 212), (95, 140, 185), (70, 105, 150), (150, 190, 215)),
+    "plastic": ((120, 120, 120), (95, 98, 100), (150, 150, 148), (70, 70, 72)),
+    "light": ((205, 205, 205), (220, 218, 215), (190, 192, 195)),
+}
+"""Tray surfaces ("light": a light grey plastic tray with a raised rim) and their colours (BGR)."""
+
+MIN_DIE_PX = 20.0
+MAX_DIE_PX = 150.0
+
+
+@dataclass(frozen=True, slots=True)
+class TrayStyle:
+    """How a synthetic tray photo looks. Every field has a sensible default; ``style_from_seed``
+    draws a random one.
+
+    ``die_size`` is the range of die side lengths in pixels (20-150). ``light_tilt`` is the angle
+    (radians) of the light from straight overhead, ``light_azimuth`` its direction in the image;
+    ``gradient`` the strength of the brightness ramp across the frame; ``shadow`` the darkness of
+    dice shadows (0-1); ``gloss`` the strength of glare spots (0-1); ``blur`` the lens blur sigma in
+    pixels; ``noise`` the sensor noise sigma in grey levels; ``perspective`` 0 (camera far away,
+    no side faces) to 1 (a webcam close above the tray: side faces show near the frame edges);
+    ``touching`` the chance that a die lies against another; ``corner`` the rounding of die edges
+    as a fraction of the side; ``tint`` a per-channel (B, G, R) colour cast.
+    """
+
+    die_size: tuple[float, float] = (45.0, 60.0)
+    schemes: tuple[str, ...] = ("white",)
+    background: str = "felt"
+    background_color: tuple[int, int, int] = (60, 110, 30)
+    light_tilt: float = 0.35
+    light_azimuth: float = -2.3
+    gradient: float = 0.12
+    vignette: float = 0.15
+    shadow: float = 0.45
+    gloss: float = 0.4
+    blur: float = 0.6
+    noise: float = 3.0
+    perspective: float = 0.5
+    touching: float = 0.25
+    corner: float = 0.12
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    jpeg_quality: int | None = None
+
+    def __post_init__(self) -> None:
+        lo, hi = self.die_size
+        if not MIN_DIE_PX <= lo <= hi <= MAX_DIE_PX:
+            raise InvalidRenderRequest(f"die_size must lie within 20-150 px, got {self.die_size!r}")
+        unknown = [s for s in self.schemes if s not in SCHEMES]
+        if not self.schemes or unknown:
+            raise InvalidRenderRequest(
+                f"unknown dice schemes {self.schemes!r}; known: {sorted(SCHEMES)}"
+            )
+        if self.background not in BACKGROUNDS:
+            raise InvalidRenderRequest(
+                f"unknown background {self.background!r}; known: {sorted(BACKGROUNDS)}"
+            )
+        for name in ("shadow", "gloss", "perspective", "touching"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise InvalidRenderRequest(f"{name} must lie in [0, 1], got {value!r}")
+        if not 0.0 <= self.corner <= 0.3:
+            raise InvalidRenderRequest(f"corner must lie in [0, 0.3], got {self.corner!r}")
+        if self.jpeg_quality is not None and not 10 <= self.jpeg_quality <= 100:
+            raise InvalidRenderRequest(
+                f"jpeg_quality must lie in 10-100, got {self.jpeg_quality!r}"
+            )
+
+
+def style_from_seed(seed: int, *, die_size: tuple[float, float] | None = None) -> TrayStyle:
+    """A random but plausible ``TrayStyle``, a pure function of ``seed``."""
+    rng = np.random.default_rng([seed, 101])
+    if die_size is None:
+        base = float(np.exp(rng.uniform(np.log(MIN_DIE_PX + 2), np.log(MAX_DIE_PX - 12))))
+        die_size = (max(MIN_DIE_PX, base * 0.93), min(MAX_DIE_PX, base * 1.07))
+    names = sorted(SCHEMES)
+    pick = rng.random()
+    if pick < 0.5:
+        schemes: tuple[str, ...] = (names[int(rng.integers(len(names)))],)
+    elif pick < 0.75:
+        schemes = tuple(sorted({names[int(i)] for i in rng.integers(len(names), size=2)}))
+    else:
+        schemes = tuple(names)
+    background = sorted(BACKGROUNDS)[int(rng.integers(len(BACKGROUNDS)))]
+    colors = BACKGROUNDS[background]
+    color = colors[int(rng.integers(len(colors)))]
+    return TrayStyle(
+        die_size=die_size,
+        schemes=schemes,
+        background=background,
+        background_color=color,
+        light_tilt=float(rng.uniform(0.05, 0.75)),
+        light_azimuth=float(rng.uniform(-np.pi, np.pi)),
+        gradient=float(rng.uniform(0.0, 0.3)),
+        vignette=float(rng.uniform(0.0, 0.35)),
+        shadow=float(rng.uniform(0.15, 0.7)),
+        gloss=float(rng.uniform(0.0, 0.9)),
+        blur=float(rng.uniform(0.0, 1.2)),
+        noise=float(rng.uniform(0.5, 6.0)),
+        perspective=float(rng.uniform(0.1, 1.0)),
+        touching=float(rng.uniform(0.0, 0.6)),
+        corner=float(rng.uniform(0.06, 0.2)),
+        tint=tuple(float(t) for t in rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
+        jpeg_quality=int(rng.integers(60, 96)) if rng.random() < 0.5 else None,
+    )
