@@ -79,9 +79,9 @@ def test_ground_truth_is_consistent(values: list[int], seed: int) -> None:
         assert 0 <= die.angle < 90
         assert not die.is_moving and not die.is_covered
     squares = [top_square(d) for d in tray.dice]
-    for i, a in enumerate(squares):
-        for b in squares[i + 1 :]:
-            assert not overlaps(a, b, tolerance=1.5), "two dice overlap"
+    for i, first in enumerate(squares):
+        for second in squares[i + 1 :]:
+            assert not overlaps(first, second, tolerance=1.5), "two dice overlap"
 
 
 def test_same_seed_same_image_other_seed_other_image() -> None:
