@@ -233,27 +233,47 @@ class GameStore:
         """Append one event (the engine's JSON text) to a game, committed before returning."""
         self.append_many(game_id, (event,))
 
-    def append_many(self, game_id: int, events: Sequence[str]) -> None:
-        """Append several events to a game in one transaction (all or none)."""
+    def append_many(
+        self,
+        game_id: int,
+        events: Sequence[str],
+        *,
+        start: Mapping[str, object] | None = None,
+        result: Mapping[str, object] | None = None,
+    ) -> None:
+        """Append several events to a game in one transaction (all or none).
+
+        In the same transaction, ``start`` replaces the game's start record (e.g. a computer
+        player joined and the device must remember its strategy) and ``result`` finishes the game.
+        """
         seq = self.db.execute(
             "SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE game = ?", (game_id,)
         ).fetchone()[0]
-        self._write(
-            [
-                ("INSERT INTO events (game, seq, event) VALUES (?, ?, ?)", (game_id, seq + i, e))
-                for i, e in enumerate(events)
-            ]
-        )
+        statements: list[tuple[str, tuple[object, ...]]] = [
+            ("INSERT INTO events (game, seq, event) VALUES (?, ?, ?)", (game_id, seq + i, e))
+            for i, e in enumerate(events)
+        ]
+        if start is not None:
+            statements.append(
+                (
+                    "UPDATE games SET start = ? WHERE id = ?",
+                    (json.dumps(start, sort_keys=True), game_id),
+                )
+            )
+        if result is not None:
+            statements.append(self._finish_statement(game_id, result))
+        self._write(statements)
 
     def finish(self, game_id: int, result: Mapping[str, object]) -> None:
         """Mark a game finished with its result (e.g. the winner and final scores)."""
-        self._write(
-            [
-                (
-                    "UPDATE games SET finished = ?, result = ? WHERE id = ?",
-                    (self._clock(), json.dumps(result, sort_keys=True), game_id),
-                )
-            ]
+        self._write([self._finish_statement(game_id, result)])
+
+    def _finish_statement(
+        self, game_id: int, result: Mapping[str, object]
+    ) -> tuple[str, tuple[object, ...]]:
+        return (
+            "UPDATE games SET finished = ?, result = ? WHERE id = ?",
+            (self._clock(), json.dumps(result, sort_keys=True), game_id),
         )
 
     def abandon(self, game_id: int) -> None:

@@ -1,0 +1,438 @@
+"""The table state machine: buttons and the camera in, engine events out, the view to the displays.
+
+`Controller.step(now)` is one pass of the main loop with an injected clock: it handles the button
+presses since the last step, reads one camera frame when a throw is expected, lets a computer
+player act when its time has come, and shows the table. Nothing here sleeps.
+
+At the table: the screen asks the current player to throw; the camera sees the dice settle; the
+number of dice must be the number the rules expect (else "expected 3 dice, I see 4 — take the kept
+dice out of the tray") and every die must be readable (else those dice are thrown again). Then
+SELECT cycles the legal keeps (best first), ROLL keeps the selection and asks for the rest to be
+thrown, STOP banks. Under passing rules ROLL takes the passed dice and STOP throws fresh. A long
+press on SELECT opens the menu (`device.menu`). Every change goes through `Session.apply`, which
+stores the events before the screen shows them; a refused request or a full disk leaves a message
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from device.computer import find_computer
+from device.menu import Action, MenuItem, history_items, main_menu
+from device.session import Seat, Session, rules_for
+from device.store import StoreError
+from device.view import Overlay, last_turn_text, table_view
+from device.watcher import Sight, ThrowWatcher
+from engine.dice import Throw
+from engine.errors import DicekeeperError, IllegalRequest, InvalidThrow
+from engine.events import (
+    Banked,
+    Event,
+    Kept,
+    PassDeclined,
+    PassTaken,
+    PlayerAdded,
+    PlayerRemoved,
+    Thrown,
+)
+from engine.players import TurnOutcome
+from engine.rules import Rules, rules_names
+from engine.state import GameState, Phase, apply
+from engine.strategy_core import Strategy
+from hardware.buttons import Button, Buttons
+from hardware.display import Display
+from hardware.errors import CameraUnavailable
+from hardware.view import TableView
+
+__all__ = ["Controller", "TableSettings"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """How the table behaves: who the menu offers, computer throws, and computer pacing (s)."""
+
+    people: tuple[str, ...] = ()
+    computers: tuple[str, ...] = ("expert",)
+    computers_throw_virtual: bool = True
+    think_seconds: float = 1.0
+    roll_seconds: float = 1.0
+    target: int = 0
+
+
+class Controller:
+    """The appliance: one `Session`, a `ThrowWatcher`, the buttons and the displays."""
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        watcher: ThrowWatcher,
+        buttons: Buttons,
+        display: Display,
+        settings: TableSettings = TableSettings(),
+        rng: random.Random | None = None,
+        find_strategy: Callable[[str], Strategy] = find_computer,
+    ) -> None:
+        self.session = session
+        self.watcher = watcher
+        self.buttons = buttons
+        self.display = display
+        self.settings = settings
+        self.rng = rng or random.Random()
+        self._find_strategy = find_strategy
+        self._strategies: dict[str, Strategy] = {}
+        self.overlay = Overlay(message=session.notice or session.store.notice)
+        self.is_shut_down = False
+        self._awaiting_throw = False  # DECIDE: ROLL was chosen, the rest is to be thrown
+        self._expecting: tuple[int, int] | None = None  # (event count, dice) the watcher waits for
+        self._roll_until: float | None = None  # a virtual throw is tumbling until then
+        self._act_at: float | None = None  # when the computer player decides
+        self._menu: tuple[MenuItem, ...] = ()
+        self._events = 0  # counts accepted requests, so a new throw re-arms the watcher
+        self.last_view: TableView | None = None
+
+    # --- the loop ----------------------------------------------------------------------------
+
+    def step(self, now: float) -> TableView:
+        """One pass: buttons, camera or computer player, then show the table. Returns the view."""
+        for event in self.buttons.poll():
+            self.press(event.button, now)
+        if not self._menu and not self.session.is_over and self.state.players:
+            self._advance(now)
+        view = self.view()
+        self.display.show(view)
+        self.last_view = view
+        return view
+
+    @property
+    def state(self) -> GameState:
+        """The engine's state of the current game."""
+        return self.session.state
+
+    def view(self) -> TableView:
+        """The table as the displays show it now."""
+        overlay = replace(
+            self.overlay,
+            prompt=self._prompt(),
+            menu=tuple(item.label for item in self._menu),
+            computers=frozenset(self.session.computers),
+        )
+        return table_view(self.state, overlay)
+
+    # --- buttons -----------------------------------------------------------------------------
+
+    def press(self, button: Button, now: float) -> None:
+        """Handle one button press (QUIT ends the loop like the menu's shut down)."""
+        if button is Button.QUIT:
+            self.is_shut_down = True
+        elif button is Button.MENU:
+            self._toggle_menu()
+        elif self._menu:
+            self._menu_press(button)
+        else:
+            self._play_press(button, now)
+
+    def _play_press(self, button: Button, now: float) -> None:
+        state, player = self.state, self.state.current_player
+        if state.phase is Phase.OVER:
+            if button is Button.ROLL:
+                self._new_game(self.session.rules, self.session.seats())
+            else:
+                self._say("the game is over: ROLL starts a new one")
+            return
+        if player is None:
+            self._say("no players: add some with the menu (hold SELECT)")
+            return
+        if self.session.is_computer(player.name):
+            self._say(f"it is {player.name}'s turn (computer): please wait")
+            return
+        phase = state.phase
+        if button is Button.SELECT:
+            if phase is Phase.KEEP and state.options:
+                count = len(state.options)
+                self._show(selected=(self.overlay.selected + 1) % count)
+            else:
+                self._say("nothing to choose now")
+        elif button is Button.ROLL:
+            if phase is Phase.KEEP:
+                self._keep_then(None)
+            elif phase is Phase.DECIDE and not self._awaiting_throw:
+                self._awaiting_throw = True
+                self._say("")
+            elif phase is Phase.PASS:
+                self._apply(PassTaken(player.name))
+            else:
+                self._say(f"throw the {state.dice_to_throw} dice into the tray")
+        elif button is Button.STOP:
+            if phase is Phase.KEEP:
+                self._keep_then("bank")
+            elif phase is Phase.DECIDE:
+                self._apply(Banked(player.name, state.turn.total))
+            elif phase is Phase.PASS:
+                self._apply(PassDeclined(player.name))
+            else:
+                self._say("nothing to bank yet: throw the dice first")
+
+    def _keep_then(self, then: str | None) -> None:
+        """Set aside the selected keep; then bank (``"bank"``) or throw the rest (None)."""
+        state = self.state
+        name = state.current_player.name if state.current_player else ""
+        option = state.options[min(self.overlay.selected, len(state.options) - 1)]
+        events: list[Event] = [Kept(name, option.dice)]
+        if then == "bank":
+            try:
+                after = apply(state, events[0])
+            except IllegalRequest as exc:
+                self._say(str(exc))
+                return
+            events.append(Banked(name, after.turn.total))
+        if self._apply(*events) and then is None:
+            self._awaiting_throw = True
+
+    # --- advancing without a button ----------------------------------------------------------
+
+    def _advance(self, now: float) -> None:
+        state, player = self.state, self.state.current_player
+        if player is None:
+            return
+        is_computer = self.session.is_computer(player.name)
+        wants_throw = state.phase is Phase.THROW or (
+            state.phase is Phase.DECIDE and self._awaiting_throw
+        )
+        if wants_throw and is_computer and self.settings.computers_throw_virtual:
+            self._virtual_throw(player.name, now)
+        elif wants_throw:
+            self._watch(player.name, now)
+        elif is_computer:
+            self._computer_decides(player.name, now)
+
+    def _watch(self, name: str, now: float) -> None:
+        n = self.state.dice_to_throw
+        if self._expecting != (self._events, n):
+            self._expecting = (self._events, n)
+            self._guard(lambda: self.watcher.expect(n))
+        try:
+            seen = self.watcher.poll(now)
+        except CameraUnavailable as exc:
+            self._say(str(exc))
+            return
+        if seen.settled is None:
+            rolling = seen.sight is Sight.MOVING
+            self._show(tray=(None,) * n if rolling else self.overlay.tray, rolling=rolling)
+            return
+        values = seen.settled.values
+        if len(values) != n:
+            self._refuse(n, _count_message(n, len(values)))
+        elif None in values:
+            self._refuse(n, _unreadable_message(values.count(None)))
+        else:
+            self._throw(name, tuple(v for v in values if v is not None))
+
+    def _refuse(self, n: int, message: str) -> None:
+        self._say(message)
+        self._show(rolling=False)
+        self._guard(lambda: self.watcher.expect(n))
+
+    def _virtual_throw(self, name: str, now: float) -> None:
+        n = self.state.dice_to_throw
+        if self._roll_until is None:
+            self._roll_until = now + self.settings.roll_seconds
+        if now < self._roll_until:
+            self._show(tray=(None,) * n, rolling=True, frame=self.overlay.frame + 1)
+            return
+        self._roll_until = None
+        self._throw(name, Throw.random(self.rng, n, faces=self.state.rules.faces).values)
+
+    def _throw(self, name: str, values: tuple[int, ...]) -> None:
+        before = self.state
+        if not self._apply(Thrown(name, values)):
+            return
+        ended = self.state.last_turn
+        bust = (
+            ended is not None and ended != before.last_turn and ended[1].outcome is TurnOutcome.BUST
+        )
+        self._show(tray=values, rolling=False, bust=bust, selected=0, remark="")
+        if bust:
+            lost = before.turn.total
+            self._say(f"{name} busts with {Throw(values)}" + (f": {lost} lost" if lost else ""))
+            if self.session.is_over:
+                winners = " and ".join(p.name for p in self.state.winners)
+                self._say(f"{name} busts. {winners} won! ROLL starts a new game")
+
+    def _computer_decides(self, name: str, now: float) -> None:
+        if self._act_at is None:
+            self._act_at = now + self.settings.think_seconds
+        if now < self._act_at:
+            return
+        self._act_at = None
+        strategy = self._strategy(name)
+        state = self.state
+        remark = ""
+        try:
+            remark = strategy.remark(state)
+            if state.phase is Phase.KEEP:
+                keep = strategy.choose_keep(state)
+                self._show(selected=_index(state, keep.dice))
+                self._apply(Kept(name, keep.dice))
+            elif state.phase is Phase.DECIDE:
+                if strategy.wants_to_roll(state) or not state.can_bank:
+                    self._awaiting_throw = True
+                else:
+                    self._apply(Banked(name, state.turn.total))
+            elif state.phase is Phase.PASS:
+                taken = strategy.wants_pass(state)
+                self._apply(PassTaken(name) if taken else PassDeclined(name))
+        except DicekeeperError as exc:
+            self._say(f"{name} (computer) could not decide: {exc}")
+        self._show(remark=remark)
+
+    def _strategy(self, name: str) -> Strategy:
+        if name not in self._strategies:
+            self._strategies[name] = self._find_strategy(self.session.computers[name])
+        return self._strategies[name]
+
+    # --- the menu ----------------------------------------------------------------------------
+
+    def _toggle_menu(self) -> None:
+        if self._menu:
+            self._menu = ()
+            self._show(menu_selected=0)
+            return
+        state = self.state
+        self._menu = main_menu(
+            seated=[p.name for p in state.players],
+            people=self.settings.people,
+            computers=self.settings.computers,
+            rules=state.rules.name,
+            rule_sets=[r for r in rules_names() if rules_for(r).faces == 6],
+        )
+        self._show(menu_selected=0)
+
+    def _menu_press(self, button: Button) -> None:
+        if button is Button.SELECT:
+            self._show(menu_selected=(self.overlay.menu_selected + 1) % len(self._menu))
+        elif button is Button.STOP:
+            self._menu = ()
+        elif button is Button.ROLL:
+            self._choose(self._menu[self.overlay.menu_selected])
+
+    def _choose(self, item: MenuItem) -> None:
+        seats = self.session.seats()
+        self._menu = ()
+        self._show(menu_selected=0)
+        if item.action is Action.ADD:
+            computers = dict(self.session.computers)
+            if item.strategy is not None:
+                computers[item.name] = item.strategy
+            if self._apply(PlayerAdded(item.name), computers=computers):
+                self._say(f"{item.name} joined")
+        elif item.action is Action.REMOVE:
+            computers = {k: v for k, v in self.session.computers.items() if k != item.name}
+            if self._apply(PlayerRemoved(item.name), computers=computers):
+                self._say(f"{item.name} left")
+        elif item.action is Action.RULES:
+            self._new_game(rules_for(item.name, self.settings.target), seats)
+        elif item.action is Action.NEW_GAME:
+            self._new_game(self.session.rules, seats)
+        elif item.action is Action.HISTORY:
+            self._menu = history_items(self.session.store.history())
+        elif item.action is Action.SHUT_DOWN:
+            self.is_shut_down = True
+            self._say("shutting down")
+
+    def _new_game(self, rules: Rules, seats: Sequence[Seat]) -> None:
+        try:
+            self.session = Session.new(self.session.store, rules, seats)
+        except StoreError as exc:
+            self._say(str(exc))
+            return
+        self._reset_turn()
+        self._say(f"new game of {rules.name}")
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _apply(self, *events: Event, computers: dict[str, str] | None = None) -> bool:
+        """Apply ``events`` through the session; a refusal or a store error becomes a message."""
+        before = self.state.last_turn
+        try:
+            self.session.apply(*events, computers=computers)
+        except (IllegalRequest, InvalidThrow, StoreError) as exc:
+            self._say(str(exc))
+            return False
+        self._events += 1
+        self._reset_turn()
+        if self.session.is_over:
+            winners = " and ".join(p.name for p in self.state.winners)
+            self._say(f"{winners} won! ROLL starts a new game")
+        else:
+            self._say(last_turn_text(self.state) if self.state.last_turn != before else "")
+        return True
+
+    def _reset_turn(self) -> None:
+        self._awaiting_throw = False
+        self._act_at = None
+        self._roll_until = None
+        self._show(selected=0, bust=False)
+
+    def _guard(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except CameraUnavailable as exc:
+            self._say(str(exc))
+
+    def _say(self, message: str) -> None:
+        self.overlay = replace(self.overlay, message=message)
+
+    def _show(self, **changes: object) -> None:
+        self.overlay = replace(self.overlay, **changes)  # type: ignore[arg-type]
+
+    def _prompt(self) -> str:
+        return prompt_for(self.state, self._awaiting_throw, self.session.computers, self._menu)
+
+
+def prompt_for(
+    state: GameState, awaiting: bool, computers: dict[str, str], menu: Sequence[MenuItem]
+) -> str:
+    """What to do now, in one short line."""
+    if menu:
+        return "SELECT: next  ROLL: choose  STOP: close"
+    if state.phase is Phase.OVER:
+        return "ROLL: new game"
+    player = state.current_player
+    if player is None:
+        return "hold SELECT for the menu: add players"
+    n = state.dice_to_throw
+    who = f"throw {n} dice for {player.name}" if player.name in computers else f"throw {n} dice"
+    if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
+        return f"{player.name}: {who}"
+    if state.phase is Phase.KEEP:
+        return "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank"
+    if state.phase is Phase.DECIDE:
+        return f"ROLL: throw {n}  STOP: bank {state.turn.total}"
+    passed = state.passed
+    if passed is not None:
+        return (
+            f"ROLL: take {passed.dice} dice +{passed.points}  STOP: throw {state.rules.dice} fresh"
+        )
+    return ""
+
+
+def _count_message(expected: int, seen: int) -> str:
+    fix = "take the kept dice out of the tray" if seen > expected else f"throw all {expected}"
+    return f"expected {expected} dice, I see {seen} — {fix}"
+
+
+def _unreadable_message(count: int) -> str:
+    if count == 1:
+        return "1 die could not be read (cocked or covered) — throw it again"
+    return f"{count} dice could not be read (cocked or covered) — throw them again"
+
+
+def _index(state: GameState, dice: tuple[int, ...]) -> int:
+    for i, option in enumerate(state.options):
+        if option.dice == tuple(sorted(dice)):
+            return i
+    return 0

@@ -1,0 +1,92 @@
+"""The table's menu (long press on SELECT): its items and what each one asks the controller to do.
+
+SELECT moves to the next item, ROLL chooses it, STOP (or another long press) closes the menu.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from device.computer import display_name
+from device.store import StoredGame
+
+__all__ = ["Action", "MenuItem", "history_items", "main_menu"]
+
+
+class Action(enum.Enum):
+    """What choosing a menu item does."""
+
+    CLOSE = "close"
+    ADD = "add"
+    REMOVE = "remove"
+    RULES = "rules"
+    NEW_GAME = "new game"
+    HISTORY = "history"
+    SHUT_DOWN = "shut down"
+
+
+@dataclass(frozen=True, slots=True)
+class MenuItem:
+    """One line of the menu: its label, its action, and the action's argument.
+
+    ``name`` is the player to add or remove, or the rule set to choose; ``strategy`` the computer
+    player's spec when adding a computer.
+    """
+
+    label: str
+    action: Action
+    name: str = ""
+    strategy: str | None = None
+
+
+def main_menu(
+    *,
+    seated: Sequence[str],
+    people: Sequence[str],
+    computers: Sequence[str],
+    rules: str,
+    rule_sets: Sequence[str],
+) -> tuple[MenuItem, ...]:
+    """The menu: close, add people/guests/computers, remove players, rules, new game, history,
+    shut down. People already seated are not offered again."""
+    taken = {name.casefold() for name in seated}
+    items = [MenuItem("Close menu", Action.CLOSE)]
+    items += [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
+    guest = next(f"Guest {n}" for n in range(1, 100) if f"guest {n}" not in taken)
+    items.append(MenuItem(f"Add {guest.lower()}", Action.ADD, guest))
+    for spec in computers:
+        name = display_name(spec)
+        if name.casefold() not in taken:
+            items.append(MenuItem(f"Add computer {name}", Action.ADD, name, spec))
+    items += [MenuItem(f"Remove {name}", Action.REMOVE, name) for name in seated]
+    items += [MenuItem(f"Rules: {r}", Action.RULES, r) for r in rule_sets if r != rules]
+    items += [
+        MenuItem("New game", Action.NEW_GAME),
+        MenuItem("History", Action.HISTORY),
+        MenuItem("Shut down", Action.SHUT_DOWN),
+    ]
+    return tuple(items)
+
+
+def history_items(games: Sequence[StoredGame]) -> tuple[MenuItem, ...]:
+    """The finished games as menu lines (newest first), then "Back"."""
+    lines = [MenuItem(history_line(game), Action.HISTORY) for game in games[:8]]
+    if not lines:
+        lines = [MenuItem("No finished games yet", Action.HISTORY)]
+    return (MenuItem("Back", Action.CLOSE), *lines)
+
+
+def history_line(game: StoredGame) -> str:
+    """One finished game in a line: rules, winner(s) and the scores."""
+    result = game.result or {}
+    scores = result.get("scores")
+    winners = result.get("winners")
+    text_scores = (
+        ", ".join(f"{name} {points}" for name, points in scores.items())
+        if isinstance(scores, dict)
+        else "?"
+    )
+    won = "/".join(map(str, winners)) if isinstance(winners, list) else "?"
+    return f"#{game.id} {result.get('rules', '?')}: {won} won ({text_scores})"

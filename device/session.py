@@ -1,0 +1,161 @@
+"""The game at the table: the engine's state, advanced only after each event is safely stored.
+
+A `Session` owns the current game: its rules, its `GameState`, which seats are computer players,
+and the store. `Session.apply(*events)` first computes the next state (an illegal request raises
+and changes nothing), then writes the events to the store in one transaction (a full disk raises
+`StoreFull` and changes nothing), and only then adopts the new state, so what the screen shows has
+always been written. `Session.resume` replays the unfinished game from the store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from device.store import GameStore
+from engine.errors import DicekeeperError
+from engine.events import Event, PlayerAdded, event_from_json
+from engine.rules import Rules, find_rules
+from engine.state import GameState, Phase, apply
+
+__all__ = ["Seat", "Session", "rules_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat of a new game: a name, and the strategy spec when a computer plays it."""
+
+    name: str
+    strategy: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether a computer player sits here."""
+        return self.strategy is not None
+
+
+def rules_for(name: str, target: int = 0) -> Rules:
+    """The rule set ``name`` with ``target`` (0: its own). Raises the engine's `UnknownRules`."""
+    rules = find_rules(name)
+    return rules.with_target(target) if target and target != rules.target else rules
+
+
+@dataclass(slots=True)
+class Session:
+    """The current game, its computer seats, and where it is stored."""
+
+    store: GameStore
+    game_id: int
+    state: GameState
+    computers: dict[str, str] = field(default_factory=dict)
+    """Computer players' names -> strategy specs."""
+    notice: str = ""
+    """A message to show once (e.g. the saved game could not be resumed)."""
+
+    @classmethod
+    def new(cls, store: GameStore, rules: Rules, seats: Sequence[Seat]) -> Session:
+        """Start and store a new game with ``seats`` in order (any unfinished game is abandoned)."""
+        state = GameState.new(rules)
+        events: list[Event] = []
+        for seat in seats:
+            event = PlayerAdded(seat.name)
+            state = apply(state, event)
+            events.append(event)
+        computers = {s.name: s.strategy for s in seats if s.strategy is not None}
+        game_id = store.start_game(
+            _start_record(rules, computers), [_dump(event) for event in events]
+        )
+        return cls(store, game_id, state, computers)
+
+    @classmethod
+    def resume(cls, store: GameStore) -> Session | None:
+        """The unfinished game in ``store`` replayed to where it stopped, or None if there is none.
+
+        A game whose records no longer replay is moved aside with the whole database (never
+        overwritten) and None is returned; ``store.notice`` then says so.
+        """
+        stored = store.unfinished()
+        if stored is None:
+            return None
+        try:
+            rules = rules_for(str(stored.start["rules"]), int(str(stored.start.get("target", 0))))
+            computers = {str(k): str(v) for k, v in _mapping(stored.start.get("computers")).items()}
+            state = GameState.new(rules)
+            for text in stored.events:
+                state = apply(state, event_from_json(json.loads(text)))
+        except (DicekeeperError, KeyError, ValueError, TypeError) as exc:
+            store.set_aside(f"the saved game {stored.id} could not be resumed ({exc})")
+            return None
+        return cls(store, stored.id, state, computers)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self.state.rules
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.phase is Phase.OVER
+
+    def seats(self) -> tuple[Seat, ...]:
+        """The players in order as seats (for a new game with the same people)."""
+        return tuple(Seat(p.name, self.computers.get(p.name)) for p in self.state.players)
+
+    def is_computer(self, name: str | None) -> bool:
+        """Whether ``name`` is a computer player."""
+        return name is not None and name in self.computers
+
+    def apply(self, *events: Event, computers: Mapping[str, str] | None = None) -> GameState:
+        """Validate, store, then adopt ``events`` (all or none); returns the new state.
+
+        ``computers`` replaces the computer seats in the same transaction. Raises the engine's
+        `IllegalRequest` (nothing stored) or `StoreFull`/`StoreError` (state unchanged).
+        """
+        state = self.state
+        for event in events:
+            state = apply(state, event)
+        new_computers = dict(self.computers if computers is None else computers)
+        start = None if computers is None else _start_record(self.rules, new_computers)
+        ended = state.phase is Phase.OVER and self.state.phase is not Phase.OVER
+        self.store.append_many(
+            self.game_id,
+            [_dump(e) for e in events],
+            start=start,
+            result=result_of(state) if ended else None,
+        )
+        self.state, self.computers = state, new_computers
+        return state
+
+
+def result_of(state: GameState) -> dict[str, object]:
+    """The stored result of a finished game: rules, winners, and every player's total."""
+    return {
+        "rules": state.rules.name,
+        "target": state.rules.target,
+        "winners": [p.name for p in state.winners],
+        "scores": {p.name: p.total for p in state.players},
+        "turns": {p.name: p.turns for p in state.players},
+    }
+
+
+def _start_record(rules: Rules, computers: Mapping[str, str]) -> dict[str, object]:
+    return {"rules": rules.name, "target": rules.target, "computers": dict(computers)}
+
+
+def _dump(event: Event) -> str:
+    return json.dumps(event.to_json(), sort_keys=True)
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected a mapping, got {value!r}")
+    return value
+
+
+def names(seats: Iterable[Seat]) -> tuple[str, ...]:
+    """The names of ``seats``."""
+    return tuple(seat.name for seat in seats)

@@ -1,0 +1,106 @@
+"""Engine state + the controller's table state -> the `TableView` every display draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.players import TurnOutcome
+from engine.state import GameState, Phase
+from hardware.view import OptionView, PlayerView, TableView
+from hardware.view import Phase as ViewPhase
+
+__all__ = ["Overlay", "table_view"]
+
+
+@dataclass(frozen=True, slots=True)
+class Overlay:
+    """What the controller adds to the engine's state: the tray, prompts, messages, the menu.
+
+    ``tray`` is what lies in the tray now (None for a tumbling die); ``rolling`` that dice are in
+    the air; ``bust`` that the last throw lost the turn (shown until the next throw).
+    """
+
+    tray: tuple[int | None, ...] = ()
+    rolling: bool = False
+    bust: bool = False
+    selected: int = 0
+    prompt: str = ""
+    message: str = ""
+    remark: str = ""
+    hint: str = ""
+    menu: tuple[str, ...] = ()
+    menu_selected: int = 0
+    frame: int = 0
+    computers: frozenset[str] = frozenset()
+
+
+def table_view(state: GameState, overlay: Overlay) -> TableView:
+    """The view of ``state`` with ``overlay``: players, dice, options, prompt and messages."""
+    players = tuple(
+        PlayerView(
+            name=p.name,
+            total=p.total,
+            history=tuple(record.total for record in p.history),
+            is_computer=p.name in overlay.computers,
+            has_entered=p.has_entered or state.rules.entry_threshold == 0,
+        )
+        for p in state.players
+    )
+    options = tuple(OptionView(k.dice, k.score) for k in state.options)
+    winner = None
+    if state.phase is Phase.OVER and state.winners:
+        winner = state.players.index(state.winners[0])
+    return TableView(
+        title="dicekeeper",
+        rules=state.rules.name,
+        players=players,
+        current=state.current,
+        phase=_phase(state, overlay),
+        dice=_six_sided(overlay.tray),
+        kept=tuple(v for v in state.turn.set_aside if 1 <= v <= 6),
+        turn_total=state.turn.total,
+        options=options,
+        selected=overlay.selected if 0 <= overlay.selected < len(options) else 0,
+        prompt=overlay.prompt,
+        message=overlay.message,
+        remark=overlay.remark,
+        winner=winner,
+        hint=overlay.hint,
+        target=state.rules.target,
+        menu=overlay.menu,
+        menu_selected=overlay.menu_selected if overlay.menu else 0,
+        frame=overlay.frame,
+    )
+
+
+def _phase(state: GameState, overlay: Overlay) -> ViewPhase:
+    if overlay.menu:
+        return ViewPhase.MENU
+    if state.phase is Phase.OVER:
+        return ViewPhase.GAME_OVER
+    if not state.players:
+        return ViewPhase.SETUP
+    if overlay.rolling:
+        return ViewPhase.ROLLING
+    if overlay.bust:
+        return ViewPhase.BUST
+    if state.phase in (Phase.KEEP, Phase.DECIDE):
+        return ViewPhase.CHOOSING
+    return ViewPhase.WAITING
+
+
+def _six_sided(values: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    # The screens draw six-sided dice; the appliance only plays rule sets with six faces.
+    return tuple(v if v is None or 1 <= v <= 6 else None for v in values)
+
+
+def last_turn_text(state: GameState) -> str:
+    """One line about the turn that just ended ("Ann banks 350", "Bob busts"), or ""."""
+    if state.last_turn is None:
+        return ""
+    name, record = state.last_turn
+    if record.outcome is TurnOutcome.BUST:
+        return f"{name} busts"
+    if record.outcome is TurnOutcome.SKIPPED:
+        return f"{name} skips the turn"
+    return f"{name} banks {record.points} (total {record.total})"
