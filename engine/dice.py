@@ -44,6 +44,8 @@ class Throw:
             raise InvalidThrow(f"no dice in {text!r}")
         if _SEPARATORS.search(stripped):
             parts = [part for part in _SEPARATORS.split(stripped) if part]
+            if not parts:
+                raise InvalidThrow(f"no dice in {text!r}")
         else:
             parts = list(stripped)
         if not all(part.isdigit() and part.isascii() for part in parts):
@@ -62,6 +64,8 @@ class Throw:
     def __str__(self) -> str:
         if all(value <= 9 for value in self.values):
             return "".join(str(value) for value in self.values)
+        if len(self.values) == 1:
+            return f"{self.values[0]},"  # "11" alone would read back as two dice
         return "-".join(str(value) for value in self.values)
 
     def __len__(self) -> int:
