@@ -74,8 +74,9 @@ class SimulatedCamera(Closing):
         """The next frame: tumbling frames of the current throw, then its settled tray."""
         if self._is_unplugged:
             raise CameraUnavailable(_unplugged_message(0))
-        if not self._frames:
+        if not self._frames:  # before the first throw: the empty tray, still
             self._show(())
+            self._frames = self._frames[-1:]
         frame = self._frames[min(self._position, len(self._frames) - 1)]
         self._position += 1
         return frame.copy()
