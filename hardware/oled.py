@@ -11,7 +11,7 @@ import warnings
 from collections import Counter
 from functools import cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from hardware.backends import Closing
 from hardware.display import Display, NullDisplay
@@ -55,11 +55,19 @@ def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None) -> No
         draw.rectangle((px, py, px + 1, py + 1), fill=BLACK)
 
 
+_MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
+
+
+def _length(text: str, size: int) -> float:
+    """The width of ``text`` as drawn on a 1-bit image (unsmoothed glyphs are wider)."""
+    return _MEASURE.textlength(text, font=font(size))
+
+
 def _fit(text: str, size: int, width: int) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
-    if font(size).getlength(text) <= width:
+    if _length(text, size) <= width:
         return text
-    while text and font(size).getlength(text + "..") > width:
+    while text and _length(text + "..", size) > width:
         text = text[:-1]
     return text + ".."
 
@@ -68,7 +76,7 @@ def _wrap(text: str, size: int, width: int) -> list[str]:
     """``text`` broken into lines of at most ``width`` pixels (long words are cut later)."""
     lines: list[str] = []
     for word in text.split():
-        if lines and font(size).getlength(f"{lines[-1]} {word}") <= width:
+        if lines and _length(f"{lines[-1]} {word}", size) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
@@ -97,7 +105,7 @@ def _totals_line(view: TableView, width: int) -> str:
             mark = "*" if index == view.winner else ""
             parts.append(f"{mark}{player.name[:letters]} {player.total}")
         text = "  ".join(parts)
-        if font(10).getlength(text) <= width:
+        if _length(text, 10) <= width:
             return text
     return _fit("  ".join(str(p.total) for p in view.players), 10, width)
 
@@ -122,16 +130,26 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     else:
         left, right = view.title, view.rules
     draw.text((width - 2, 6), right, fill=BLACK, font=font(11), anchor="rm")
-    room = width - 6 - int(font(11).getlength(right))
+    room = width - 6 - int(_length(right, 11))
     draw.text((2, 6), _fit(left, 11, room), fill=BLACK, font=font(11), anchor="lm")
 
     if view.phase is Phase.MENU:
-        for row, item in enumerate(view.menu[:4]):
+        first = min(max(view.menu_selected - 1, 0), max(len(view.menu) - 4, 0))
+        for row, item in enumerate(view.menu[first : first + 4]):
             y = 14 + 12 * row
-            is_selected = row == view.menu_selected
-            if is_selected:
+            if first + row == view.menu_selected:
                 draw.rectangle((0, y, width - 1, y + 11), outline=WHITE)
             draw.text((4, y + 6), _fit(item, 10, width - 8), fill=WHITE, font=font(10), anchor="lm")
+        return
+    if winner is not None:
+        ranked = sorted(view.players, key=lambda player: -player.total)[:3]
+        for row, player in enumerate(ranked):
+            y = 19 + 11 * row
+            draw.text((0, y), f"{row + 1}.", fill=WHITE, font=font(10), anchor="lm")
+            draw.text((12, y), _fit(player.name, 10, 70), fill=WHITE, font=font(10), anchor="lm")
+            draw.text((width - 1, y), str(player.total), fill=WHITE, font=font(10), anchor="rm")
+        draw.line((0, 53, width - 1, 53), fill=WHITE)
+        draw.text((0, 59), _fit(view.prompt, 10, width), fill=WHITE, font=font(10), anchor="lm")
         return
 
     underline = _selected_positions(view)

@@ -272,13 +272,24 @@ def _draw_chart(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: 
         y = point(0, view.target)[1]
         for x in range(plot.left, plot.right, round(10 * s)):
             pygame.draw.line(surface, GOLD, (x, y), (min(x + round(5 * s), plot.right), y), 1)
+        label = f"goal {view.target}"
         text(
             surface,
-            str(view.target),
-            round(16 * s),
+            label,
+            round(18 * s),
             GOLD,
-            at=(plot.left - round(4 * s), y),
-            anchor="midright",
+            at=(plot.right, y - round(2 * s)),
+            anchor="bottomright",
+        )
+    if turns > 0:
+        label = f"{turns} turns" if turns > 1 else "1 turn"
+        text(
+            surface,
+            label,
+            round(16 * s),
+            MUTED,
+            at=(plot.right, plot.bottom + round(3 * s)),
+            anchor="topright",
         )
     for index, history in enumerate(histories):
         points = [point(turn, score) for turn, score in enumerate(history)]
@@ -453,6 +464,8 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
             s,
         )
 
+    if view.phase is Phase.MENU:
+        _draw_menu(surface, view, s)
     pygame.draw.rect(surface, BAR, (0, height - round(40 * s), width, round(40 * s)))
     if view.prompt:
         text(
@@ -464,8 +477,6 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
             anchor="center",
             width=width - round(32 * s),
         )
-    if view.phase is Phase.MENU:
-        _draw_menu(surface, view, s)
 
 
 def render_screen_image(

@@ -132,8 +132,12 @@ def test_winner_and_menu_top_bar() -> None:
     over = screen(sample_views.game_over())
     menu = screen(sample_views.menu())
     assert pixels(over, (0, 0, 128, 12)) != pixels(menu, (0, 0, 128, 12))
-    # the selected menu item is framed: its frame's left edge is lit, the others' are not
-    assert menu.getpixel((0, 14 + 12 * 2 + 5)) and not menu.getpixel((0, 14 + 12 * 1 + 5))
+    # the menu scrolls so the selected item (the 3rd of 6) is the 2nd row, framed
+    framed = [bool(menu.getpixel((0, 14 + 12 * row + 5))) for row in range(4)]
+    assert framed == [False, True, False, False]
+    last = screen(dataclasses.replace(sample_views.menu(), menu_selected=5))
+    framed = [bool(last.getpixel((0, 14 + 12 * row + 5))) for row in range(4)]
+    assert framed == [False, False, False, True]
 
 
 def test_render_is_pure_and_deterministic() -> None:
