@@ -1,0 +1,205 @@
+"""`dicekeeper play --rules NAME --players "Ann,Bob" [--seed S] [--target N]`: a terminal game.
+
+Virtual dice drawn by the engine; each human answers at the prompt what to keep and whether to go
+on. An empty answer takes the default shown in brackets, ``q`` quits. At the end it prints each
+player's history and the winner(s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+
+from device.commands.rules import summary
+from device.commands.score import add_rules_option, format_dice, resolve_rules
+from engine.errors import DicekeeperError, PlayerError
+from engine.events import Thrown
+from engine.game import Game, Phase
+from engine.players import Player, TurnOutcome, TurnRecord
+from engine.scoring import score_throw
+
+Reader = Callable[[str], str]
+Writer = Callable[[str], None]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` command."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal with virtual dice",
+        description="Play in the terminal with virtual dice. Empty answer = the default, q = quit.",
+    )
+    add_rules_option(parser)
+    parser.add_argument("--players", required=True, help='comma-separated names, e.g. "Ann,Bob"')
+    parser.add_argument("--seed", type=int, default=None, help="seed of the virtual dice")
+    parser.add_argument("--target", type=int, default=None, help="target score (default: rules)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Set up the game from the arguments and play it on stdin/stdout."""
+    rules = resolve_rules(args.rules)
+    if args.target is not None:
+        rules = rules.with_target(args.target)
+    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    if not names:
+        raise PlayerError(f"no player names in --players {args.players!r}")
+    game = Game(rules, names, rng=random.Random(args.seed))
+    return TerminalGame(game, read=input, write=print).play()
+
+
+class _Quit(Exception):
+    """The player typed q."""
+
+
+class TerminalGame:
+    """Drives a `Game` with questions on a terminal (``read``/``write`` injectable for tests)."""
+
+    def __init__(self, game: Game, *, read: Reader, write: Writer) -> None:
+        self.game = game
+        self.read = read
+        self.write = write
+        self._announced: tuple[str, int] | None = None
+
+    def play(self) -> int:
+        """Play to the end; 0 when the game ended or the player quit, 1 if input ran out."""
+        rules = self.game.rules
+        self.write(f"{rules.name}: {summary(rules)}")
+        try:
+            while self.game.phase is not Phase.OVER:
+                self.step()
+        except _Quit:
+            self.write("Game abandoned.")
+            self.write_scores()
+            return 0
+        except EOFError:
+            print("dicekeeper play: input ended before the game did", file=sys.stderr)
+            return 1
+        self.write_end()
+        return 0
+
+    def step(self) -> None:
+        """Handle one request of the current phase."""
+        game = self.game
+        player = game.current_player
+        if player is None:
+            raise PlayerError("the game has no players")
+        if self._announced != (player.name, player.turns):
+            self._announced = (player.name, player.turns)
+            self.write("")
+            final = " (final round)" if game.is_final_round else ""
+            self.write(f"== {player.name}'s turn{final}, total {player.total} ==")
+        if game.phase in (Phase.THROW, Phase.DECIDE) and not self.decide(player):
+            return
+        if game.phase is Phase.KEEP:
+            self.choose_keep()
+        elif game.phase is Phase.PASS:
+            self.answer_pass()
+
+    def decide(self, player: Player) -> bool:
+        """Throw (or bank in DECIDE); False if the turn ended here."""
+        game = self.game
+        if game.phase is Phase.DECIDE:
+            if game.dice_to_throw == game.rules.dice and not game.set_aside:
+                self.write("Hot dice: every die has scored, you may throw them all again.")
+            default = "b" if game.can_bank else "t"
+            choices = "[t]hrow or [b]ank" if game.dice_to_throw else "[b]ank"
+            answer = self.ask(
+                f"turn total {game.turn_total}, {_dice(game.dice_to_throw)} to throw: {choices}?",
+                default,
+            )
+            if answer.startswith("b"):
+                self.attempt(lambda: self.bank(player))
+                return False
+            if not answer.startswith("t"):
+                self.write(f"please answer t or b, not {answer!r}")
+                return False
+        before = game.last_turn
+        thrown = game.throw()
+        self.write(f"{player.name} throws {format_dice(thrown.values)}")
+        if game.last_turn is not before:
+            self.write(f"  bust: {self.bust_reason()}, {player.name} loses the turn")
+            return False
+        if game.phase is Phase.DECIDE:  # the rules set every scoring die aside
+            aside = format_dice(game.set_aside) if game.set_aside else "every die"
+            self.write(f"  set aside {aside}, turn total {game.turn_total}")
+        return True
+
+    def bust_reason(self) -> str:
+        last = self.game.events[-1]
+        if isinstance(last, Thrown) and score_throw(self.game.rules, last.dice).best:
+            return f"a first roll must score {self.game.rules.entry_threshold} to enter"
+        return "nothing scores"
+
+    def bank(self, player: Player) -> None:
+        record = self.game.bank()
+        self.write(f"{player.name} banks {record.points}: total {record.total}")
+
+    def choose_keep(self) -> None:
+        game = self.game
+        options = game.options
+        for number, option in enumerate(options, start=1):
+            self.write(f"  {number:>2}) keep {format_dice(option.dice):<12} {option.score:>5}")
+        answer = self.ask(f"keep which (1-{len(options)})?", "1")
+        if not (answer.isdigit() and 1 <= int(answer) <= len(options)):
+            self.write(f"please answer a number from 1 to {len(options)}, not {answer!r}")
+            return
+        keep = game.keep(options[int(answer) - 1].dice)
+        self.write(f"  set aside {format_dice(keep.dice)} for {keep.score}")
+
+    def answer_pass(self) -> None:
+        passed = self.game.passed
+        assert passed is not None  # the PASS phase always offers dice
+        answer = self.ask(
+            f"{passed.player} passed {_dice(passed.dice)} with {passed.points} points: "
+            "[t]ake them or throw [f]resh?",
+            "f",
+        )
+        if answer.startswith("t"):
+            self.game.take_passed()
+        elif answer.startswith("f"):
+            self.game.decline_passed()
+        else:
+            self.write(f"please answer t or f, not {answer!r}")
+
+    def ask(self, question: str, default: str) -> str:
+        answer = self.read(f"{question} [{default}] ").strip().lower() or default
+        if answer == "q":
+            raise _Quit
+        return answer
+
+    def attempt(self, request: Callable[[], None]) -> bool:
+        """Make a request; on refusal print why and return False."""
+        try:
+            request()
+        except DicekeeperError as exc:
+            self.write(f"  not allowed: {exc}")
+            return False
+        return True
+
+    def write_scores(self) -> None:
+        for player in self.game.players:
+            self.write(f"  {player.name:<12} {player.total:>6}")
+
+    def write_end(self) -> None:
+        game = self.game
+        self.write("")
+        self.write("== Game over ==")
+        for player in game.players:
+            turns = ", ".join(_record_text(record) for record in player.history)
+            self.write(f"  {player.name:<12} {player.total:>6}   {turns}")
+        names = " and ".join(p.name for p in game.winners)
+        verb = "wins" if len(game.winners) == 1 else "tie"
+        self.write(f"{names} {verb} with {game.winners[0].total}.")
+
+
+def _record_text(record: TurnRecord) -> str:
+    if record.outcome is TurnOutcome.BANKED:
+        return f"+{record.points}"
+    return str(record.outcome.value)
+
+
+def _dice(count: int) -> str:
+    return f"{count} die" if count == 1 else f"{count} dice"
