@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pygame
@@ -45,6 +46,8 @@ class ScreenDisplay(Closing):
         height: int = 480,
         fullscreen: bool | None = None,
         title: str = "dicekeeper",
+        clock: Callable[[], float] = time.monotonic,
+        shakes_per_second: float = 12.0,
     ) -> None:
         if fullscreen is None:
             fullscreen = wants_fullscreen(os.environ)
@@ -68,8 +71,12 @@ class ScreenDisplay(Closing):
         self.is_fullscreen = fullscreen
         self._keys: list[str] = []
         self._view: TableView | None = None
-        self._tick = 0
+        self._clock = clock
+        self._shakes_per_second = shakes_per_second
+        self._drawn_tick = -1
         self._is_open = True
+        self.draw_count = 0
+        """How many times the picture was drawn (redraws are skipped when nothing moved)."""
         register_screen(self)
 
     @property
@@ -84,22 +91,33 @@ class ScreenDisplay(Closing):
                 self._keys.append("quit")
             elif event.type == pygame.KEYDOWN:
                 self._keys.append(pygame.key.name(event.key).lower())
-            elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) and self._view:
+            elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
                 self._draw()
+
+    def _tick(self) -> int:
+        return int(self._clock() * self._shakes_per_second)
 
     def _draw(self) -> None:
         if self._view is not None:
-            render_screen(self._view, self._surface, tick=self._tick)
+            self._drawn_tick = self._tick()
+            render_screen(self._view, self._surface, tick=self._drawn_tick)
             pygame.display.flip()
+            self.draw_count += 1
+
+    def _animate(self) -> None:
+        if self._view is not None and self._view.is_rolling and self._tick() != self._drawn_tick:
+            self._draw()
 
     def show(self, view: TableView) -> None:
-        """Draw ``view`` (always: the picture is cheap and tumbling dice must move)."""
+        """Draw ``view`` if it changed (tumbling dice are redrawn as time goes on)."""
         if not self._is_open:
             return
         self._pump()
-        self._view = view
-        self._tick += 1
-        self._draw()
+        if view != self._view:
+            self._view = view
+            self._draw()
+        else:
+            self._animate()
 
     def read_keys(self) -> list[str]:
         """Key names pressed since the last call (pygame's names, "quit" for closing the window).
@@ -109,9 +127,7 @@ class ScreenDisplay(Closing):
         if not self._is_open:
             return []
         self._pump()
-        if self._view is not None and self._view.is_rolling:
-            self._tick += 1
-            self._draw()
+        self._animate()
         keys, self._keys = self._keys, []
         return keys
 

@@ -16,6 +16,7 @@ from hardware.screen import ScreenDisplay, wants_fullscreen
 from hardware.screen_render import ALERT, GOLD, player_color, render_screen_image
 from hardware.view import Phase
 from tests.hardware import sample_views
+from tests.hardware.conftest import FakeClock
 
 
 def count(surface: pygame.Surface, color: tuple[int, int, int]) -> int:
@@ -93,6 +94,29 @@ def test_window_shows_saves_and_passes_keys_to_the_keyboard(tmp_path: Path) -> N
     screen.close()
     screen.show(sample_views.mid_turn())  # closed: ignored
     assert screen.read_keys() == []
+
+
+def test_redraws_only_when_something_changed(clock: FakeClock) -> None:
+    with ScreenDisplay(width=320, height=200, fullscreen=False, clock=clock) as screen:
+        settled = sample_views.mid_turn()
+        screen.show(settled)
+        screen.show(settled)
+        clock.advance(5)
+        screen.read_keys()
+        assert screen.draw_count == 1
+        screen.show(dataclasses.replace(settled, selected=0))
+        assert screen.draw_count == 2
+        rolling = sample_views.rolling()
+        screen.show(rolling)
+        screen.read_keys()  # same instant: nothing moved yet
+        assert screen.draw_count == 3
+        window = pygame.display.get_surface()
+        assert window is not None
+        before = pygame.image.tobytes(window, "RGB")
+        clock.advance(0.1)
+        screen.read_keys()  # the dice tumble on between two shows
+        assert screen.draw_count == 4
+        assert pygame.image.tobytes(window, "RGB") != before
 
 
 def test_no_video_driver_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
