@@ -1,0 +1,142 @@
+"""The throw model the solvers share: every throw of n dice reduced to the moves it allows.
+
+A solver does not care which dice show, only what a throw lets the player do next: set aside a
+keep scoring ``s`` and go on with ``n'`` dice. `ThrowModel` lists, for each number of dice, the
+distinct sets of such moves with their probability, in score *units* (the greatest common divisor
+of every score, the entry threshold and the target: 50 for the built-in rule sets).
+
+Two reductions keep the solvers fast without changing their answer: of the keeps leaving the same
+number of dice only the highest-scoring one is kept (more turn total with the same dice is never
+worse), and throws allowing the same moves are merged.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from engine.rules import EntryRule, KeepRule, Rules
+from engine.scoring import score_throw, throw_distribution
+
+# One move: (score in units, dice left to throw; 0 = the turn must stop, hot dice give rules.dice).
+Move = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveGroup:
+    """Throws of equal moves: their total probability and the moves (best score first)."""
+
+    probability: float
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DiceModel:
+    """What a throw of one number of dice allows.
+
+    ``singles``: groups with one move, as parallel tuples (probability, score, dice left) for tight
+    loops. ``choices``: groups with more than one move. ``bust``: probability of no scoring dice.
+    """
+
+    dice: int
+    single_p: tuple[float, ...]
+    single_s: tuple[int, ...]
+    single_n: tuple[int, ...]
+    choices: tuple[MoveGroup, ...]
+    bust: float
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowModel:
+    """The reduced throws of a rule set for 1..rules.dice dice, in score units.
+
+    ``by_dice[n]`` is the model for throwing n dice (index 0 unused). ``first_roll`` is the model
+    of a not-yet-entered player's first throw under `EntryRule.FIRST_ROLL` (a throw scoring below
+    the threshold busts), else the same as ``by_dice[rules.dice]``.
+    """
+
+    rules: Rules
+    unit: int
+    by_dice: tuple[DiceModel, ...]
+    first_roll: DiceModel
+
+    @property
+    def dice(self) -> int:
+        """Dice in a fresh throw."""
+        return self.rules.dice
+
+    def units(self, points: int) -> int:
+        """``points`` in units, rounded down."""
+        return points // self.unit
+
+    def entry_units(self) -> int:
+        """The entry threshold in units (rounded up; 0 when there is none)."""
+        if self.rules.entry is EntryRule.NONE:
+            return 0
+        return -(-self.rules.entry_threshold // self.unit)
+
+
+def _unit(rules: Rules) -> int:
+    unit = 0
+    for combo in rules.combinations():
+        unit = math.gcd(unit, combo.points)
+    unit = math.gcd(unit, rules.entry_threshold) if rules.entry_threshold else unit
+    return max(unit, 1)
+
+
+def _moves(rules: Rules, dice: tuple[int, ...], unit: int, min_best: int) -> tuple[Move, ...]:
+    scoring = score_throw(rules, dice)
+    if scoring.is_bust or scoring.best < min_best:
+        return ()
+    n = len(dice)
+    if rules.keep is KeepRule.ALL:
+        candidates = [(scoring.best, len(scoring.non_scoring))]
+    else:
+        candidates = [(keep.score, n - len(keep.dice)) for keep in scoring.options]
+    best_by_left: dict[int, int] = {}
+    for score, left in candidates:
+        after = left if left else (rules.dice if rules.hot_dice else 0)
+        if score > best_by_left.get(after, -1):
+            best_by_left[after] = score
+    moves = sorted(((s // unit, left) for left, s in best_by_left.items()), reverse=True)
+    return tuple(moves)
+
+
+def _dice_model(rules: Rules, n: int, unit: int, min_best: int) -> DiceModel:
+    groups: dict[tuple[Move, ...], float] = {}
+    bust = 0.0
+    for outcome in throw_distribution(rules, n):
+        moves = _moves(rules, outcome.dice, unit, min_best)
+        if not moves:
+            bust += outcome.probability
+        else:
+            groups[moves] = groups.get(moves, 0.0) + outcome.probability
+    singles = [(p, m[0]) for m, p in groups.items() if len(m) == 1]
+    choices = tuple(MoveGroup(p, m) for m, p in groups.items() if len(m) > 1)
+    return DiceModel(
+        dice=n,
+        single_p=tuple(p for p, _ in singles),
+        single_s=tuple(move[0] for _, move in singles),
+        single_n=tuple(move[1] for _, move in singles),
+        choices=choices,
+        bust=bust,
+    )
+
+
+_MODELS: dict[Rules, ThrowModel] = {}
+
+
+def throw_model(rules: Rules) -> ThrowModel:
+    """The (cached) reduced throw model of ``rules``."""
+    model = _MODELS.get(rules)
+    if model is None:
+        unit = _unit(rules)
+        by_dice = [DiceModel(0, (), (), (), (), 1.0)]
+        by_dice += [_dice_model(rules, n, unit, 0) for n in range(1, rules.dice + 1)]
+        if rules.entry is EntryRule.FIRST_ROLL and rules.entry_threshold > 0:
+            first = _dice_model(rules, rules.dice, unit, rules.entry_threshold)
+        else:
+            first = by_dice[rules.dice]
+        model = ThrowModel(rules, unit, tuple(by_dice), first)
+        _MODELS[rules] = model
+    return model
