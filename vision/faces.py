@@ -44,13 +44,14 @@ _GRID = [(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)]
 
 @dataclass(frozen=True, slots=True)
 class Face:
-    """A die face found from its pips: centre (x, y), grid spacing and rotation (radians), the
-    indices of its pips, its value, the die width in pixels, and a confidence in [0, 1]."""
+    """A die face found from its pips: centre (x, y), the two grid steps ``u`` and ``v`` in pixels
+    (grid point (gx, gy) lies at centre + gx·u + gy·v), the indices of its pips, its value, the die
+    width in pixels, and a confidence in [0, 1]."""
 
     x: float
     y: float
-    spacing: float
-    angle: float
+    u: tuple[float, float]
+    v: tuple[float, float]
     pips: tuple[int, ...]
     value: int
     width: float
@@ -87,13 +88,11 @@ def find_faces(
             if not compatible[i, j]:
                 continue
             offset = centres[j] - centres[i]
-            distance = float(math.hypot(offset[0], offset[1]))
-            spacing = distance / (2.0 * _SQRT2)
+            spacing = float(math.hypot(offset[0], offset[1])) / (2.0 * _SQRT2)
             pip_size = 0.5 * (sizes[i] + sizes[j])
             if not params.min_spacing * pip_size <= spacing <= params.max_spacing * pip_size:
                 continue
-            angle = math.atan2(offset[1], offset[0]) - math.pi / 4.0
-            face = _fit(i, j, angle, spacing, centres, pips, compatible, smooth_gray, params)
+            face = _fit(i, j, centres, pips, compatible, smooth_gray, params)
             if face is not None:
                 proposals.append((len(face.pips), -face.confidence, face))
     proposals.sort(key=lambda item: (-item[0], item[1]))
@@ -108,54 +107,110 @@ def find_faces(
             continue
         used.update(face.pips)
         faces.append(face)
-    faces.extend(_ones(pips, used, centres, compatible, smooth_gray, params))
-    return faces
+    faces.extend(_ones(pips, used, centres, compatible, params))
+    return _top_faces(faces, pips, params)
+
+
+def _top_faces(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
+    """Of faces too close together to be on different dice, keep the top one: the face whose pips
+    are least elongated (the sides of a die are seen obliquely)."""
+
+    def elongation(face: Face) -> float:
+        return sum(pips[k].elongation for k in face.pips) / len(face.pips)
+
+    kept: list[Face] = []
+    for face in sorted(faces, key=elongation):
+        if all(
+            math.hypot(face.x - k.x, face.y - k.y)
+            >= params.same_die_fraction * max(face.width, k.width)
+            for k in kept
+        ):
+            kept.append(face)
+    return kept
+
+
+def _perpendicular(
+    vector: npt.NDArray[np.float64], shape: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """``vector`` turned a quarter in the plane of the face, whose tilt shows in the pips' outline
+    ``shape`` (second moments): a round pip seen as an ellipse shows how the face is foreshortened.
+    """
+    values, vectors = np.linalg.eigh(shape)
+    values = np.maximum(values, 1e-6)
+    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
+    inverse_root = vectors @ np.diag(1.0 / np.sqrt(values)) @ vectors.T
+    flat = inverse_root @ vector
+    return np.asarray(root @ np.array([-flat[1], flat[0]]), dtype=np.float64)
 
 
 def _fit(
     i: int,
     j: int,
-    angle: float,
-    spacing: float,
     centres: npt.NDArray[np.float64],
     pips: tuple[Pip, ...],
     compatible: npt.NDArray[np.bool_],
     smooth_gray: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> Face | None:
-    """The face with opposite corner pips ``i`` and ``j``, or None when the grid does not fit."""
+    """The face with opposite corner pips ``i`` and ``j``, or None when no face grid fits."""
     centre = 0.5 * (centres[i] + centres[j])
-    cos_a, sin_a = math.cos(angle), math.sin(angle)
+    diagonal = 0.5 * (centres[j] - centres[i])
     kin = np.flatnonzero(compatible[i] & compatible[j])
+    shape = np.mean(
+        [np.array([[p[0], p[1]], [p[1], p[2]]]) for p in (pips[i].shape, pips[j].shape)], axis=0
+    )
+    other = _perpendicular(diagonal, shape)
+    # Faces with four corners (4, 5, 6) fix the other diagonal themselves, which also fits dice
+    # whose six is laid out on a rectangle rather than a square.
+    basis = np.column_stack([diagonal, other])
     relative = centres[kin] - centre
-    gx = (relative[:, 0] * cos_a + relative[:, 1] * sin_a) / spacing
-    gy = (-relative[:, 0] * sin_a + relative[:, 1] * cos_a) / spacing
-    inside = np.maximum(np.abs(gx), np.abs(gy)) <= params.foreign_extent
+    coords = np.linalg.solve(basis, relative.T).T
+    tol = params.grid_tolerance
+    corner = (np.abs(coords[:, 0]) <= 0.45) & (np.abs(np.abs(coords[:, 1]) - 1.0) <= 0.35)
+    for k in np.flatnonzero(corner):
+        mirrored = 2.0 * centre - centres[kin[k]]
+        gap = np.hypot(*(centres[kin] - mirrored).T)
+        if gap.min() <= tol * float(np.hypot(*diagonal)):
+            l_index = int(np.argmin(gap))
+            candidate = 0.5 * (centres[kin[k]] - centres[kin[l_index]])
+            if candidate @ other < 0:
+                candidate = -candidate
+            other = candidate
+            break
+    u = 0.5 * (diagonal + other)
+    v = 0.5 * (diagonal - other)
+    grid = np.column_stack([u, v])
+    if abs(float(np.linalg.det(grid))) < 1e-6:
+        return None
+    q = np.linalg.solve(grid, relative.T).T
+    inside = np.max(np.abs(q), axis=1) <= params.foreign_extent
     if not inside.any():
         return None
-    gx, gy, kin = gx[inside], gy[inside], kin[inside]
-    rx, ry = np.rint(gx), np.rint(gy)
-    error = np.hypot(gx - rx, gy - ry)
-    if float(error.max()) > params.grid_tolerance:
+    q, kin = q[inside], kin[inside]
+    rounded = np.rint(q)
+    error = np.hypot(*(q - rounded).T)
+    if float(error.max()) > tol:
         return None  # a pip of the kind inside the face but off its grid
-    points = {(int(a), int(b)) for a, b in zip(rx, ry, strict=True)}
+    points = {(int(a), int(b)) for a, b in rounded}
     if len(points) != len(kin):
         return None
     value = _PATTERNS.get(frozenset(points))
     if value is None:
         return None
-    if not _empty_points_bare(
-        centre, cos_a, sin_a, spacing, points, kin, pips, smooth_gray, params
-    ):
+    elongation = [pips[k].elongation for k in kin]
+    if max(elongation) - min(elongation) > params.max_elongation_spread:
+        return None
+    if not _empty_points_bare(centre, u, v, points, kin, pips, smooth_gray, params):
         return None
     contrast = float(np.mean([pips[k].contrast for k in kin]))
-    fit = 1.0 - float(error.mean()) / params.grid_tolerance
+    fit = 1.0 - float(error.mean()) / tol
     confidence = max(0.0, min(1.0, 0.5 + 0.5 * fit)) * min(1.0, contrast / 60.0 + 0.5)
+    spacing = 0.5 * float(np.hypot(*u) + np.hypot(*v))
     return Face(
         float(centre[0]),
         float(centre[1]),
-        spacing,
-        angle,
+        (float(u[0]), float(u[1])),
+        (float(v[0]), float(v[1])),
         tuple(int(k) for k in kin),
         value,
         params.die_width_per_spacing * spacing,
@@ -165,9 +220,8 @@ def _fit(
 
 def _empty_points_bare(
     centre: npt.NDArray[np.float64],
-    cos_a: float,
-    sin_a: float,
-    spacing: float,
+    u: npt.NDArray[np.float64],
+    v: npt.NDArray[np.float64],
     points: set[tuple[int, int]],
     kin: npt.NDArray[np.intp],
     pips: tuple[Pip, ...],
@@ -182,9 +236,8 @@ def _empty_points_bare(
     for gx, gy in _GRID:
         if (gx, gy) in points:
             continue
-        x = centre[0] + spacing * (gx * cos_a - gy * sin_a)
-        y = centre[1] + spacing * (gx * sin_a + gy * cos_a)
-        xi, yi = round(x), round(y)
+        x, y = centre + gx * u + gy * v
+        xi, yi = round(float(x)), round(float(y))
         if not (0 <= xi < width and 0 <= yi < height):
             return False
         level = float(smooth_gray[yi, xi])
@@ -199,7 +252,6 @@ def _ones(
     used: set[int],
     centres: npt.NDArray[np.float64],
     compatible: npt.NDArray[np.bool_],
-    smooth_gray: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> list[Face]:
     """Faces showing one: strong round pips left alone after grouping."""
@@ -211,16 +263,20 @@ def _ones(
             continue
         if pip.contrast < params.single_min_contrast:
             continue
+        if pip.elongation > params.single_max_elongation:
+            continue
         near = np.hypot(*(centres - centres[k]).T) < 2.0 * pip.diameter
         near[k] = False
-        if (near & compatible[k]).any():
+        alike = np.array([abs(p.elongation - pip.elongation) for p in pips])
+        if (near & compatible[k] & (alike <= params.max_elongation_spread)).any():
             continue
+        step = params.die_width_per_single_pip * pip.diameter / params.die_width_per_spacing
         faces.append(
             Face(
                 pip.x,
                 pip.y,
-                pip.diameter,
-                0.0,
+                (step, 0.0),
+                (0.0, step),
                 (k,),
                 1,
                 params.die_width_per_single_pip * pip.diameter,

@@ -29,17 +29,22 @@ class ReaderParams:
     min_pip_contrast: float = 22.0
     min_relative_contrast: float = 0.18
     max_ring_spread: float = 0.5
-    # Grouping pips into faces.
+    # Grouping pips into faces. Pips on the sides of a die seen in perspective are elongated.
+    # Pips of one face lie in one plane, so they are elongated alike; a die's top face is the one
+    # whose pips are the least elongated.
+    max_elongation_spread: float = 0.28
+    same_die_fraction: float = 0.8
     max_size_ratio: float = 1.55
     max_face_colour_distance: float = 75.0
-    min_spacing: float = 0.95
+    min_spacing: float = 0.85
     max_spacing: float = 3.4
     grid_tolerance: float = 0.32
     foreign_extent: float = 1.5
     empty_point_tolerance: float = 0.45
     # Box size of a die from its pip grid spacing, and of a lone pip (a one) from its diameter.
     die_width_per_spacing: float = 3.5
-    die_width_per_single_pip: float = 3.3
+    die_width_per_single_pip: float = 5.0
     # Lone pips read as a one must be this round and contrasted.
     single_min_circularity: float = 0.75
     single_min_contrast: float = 35.0
+    single_max_elongation: float = 1.55

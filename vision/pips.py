@@ -31,7 +31,8 @@ _SIN = np.sin(_ANGLES)
 @dataclass(frozen=True, slots=True)
 class Pip:
     """One pip candidate: centre (x, y), diameter in pixels, whether it is darker than its face,
-    its contrast against the face (grey levels), roundness in [0, 1], and the face colour (B, G, R).
+    its contrast against the face (grey levels), roundness in [0, 1], elongation (>= 1), outline
+    shape (tells how the face is tilted), and the face colour (B, G, R).
     """
 
     x: float
@@ -40,6 +41,8 @@ class Pip:
     is_dark: bool
     contrast: float
     circularity: float
+    elongation: float
+    shape: Shape
     face_colour: tuple[float, float, float]
 
 
@@ -48,28 +51,35 @@ def to_gray(frame: Frame) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
 
 
-def _shape_of(mask: npt.NDArray[np.uint8]) -> tuple[float, float]:
-    """Circularity (4πA/P²) and elongation (major/minor axis) of the one blob in ``mask``."""
+Shape = tuple[float, float, float]
+"""A blob's second moments (xx, xy, yy) scaled to determinant 1: its outline's shape, not size."""
+
+_ROUND: Shape = (1.0, 0.0, 1.0)
+
+
+def _shape_of(mask: npt.NDArray[np.uint8]) -> tuple[float, float, Shape]:
+    """Circularity (4πA/P²), elongation (major/minor axis) and shape of the blob in ``mask``."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
-        return 0.0, math.inf
+        return 0.0, math.inf, _ROUND
     contour = max(contours, key=cv2.contourArea)
     area = float(cv2.contourArea(contour)) + 0.5 * len(contour)  # pixel area, not polygon area
     perimeter = float(cv2.arcLength(contour, True)) + 1e-6
     circularity = min(1.0, 4.0 * math.pi * area / (perimeter + math.pi) ** 2)
     m = cv2.moments(mask, binaryImage=True)
     if m["m00"] <= 0:
-        return circularity, math.inf
+        return circularity, math.inf, _ROUND
     mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
     spread = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4.0 * mu11**2))
     major = mu20 + mu02 + spread
     minor = max(mu20 + mu02 - spread, 1e-6)
-    return circularity, math.sqrt(major / minor)
+    det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
+    return circularity, math.sqrt(major / minor), (mu20 / det, mu11 / det, mu02 / det)
 
 
 def _blobs(
     source: npt.NDArray[np.uint8], block: int, params: ReaderParams
-) -> list[tuple[float, float, float, float, float]]:
+) -> list[tuple[float, float, float, float, float, Shape, float]]:
     """Round compact blobs darker than their neighbourhood: (x, y, diameter, circularity, inner)."""
     binary = cv2.adaptiveThreshold(
         source,
@@ -101,13 +111,13 @@ def _blobs(
         x0, y0, x1, y1 = int(x[i]), int(y[i]), int(x[i] + w[i]), int(y[i] + h[i])
         mask = np.where(labels[y0:y1, x0:x1] == i, 255, 0).astype(np.uint8)
         mask = np.pad(mask, 1)
-        circularity, elongation = _shape_of(mask)
+        circularity, elongation, shape = _shape_of(mask)
         if circularity < params.min_circularity or elongation > params.max_aspect:
             continue
         inner = float(source[y0:y1, x0:x1][mask[1:-1, 1:-1] > 0].mean())
         diameter = 2.0 * math.sqrt(float(area[i]) / math.pi)
         cx, cy = (float(v) for v in centroids[i])
-        found.append((cx, cy, diameter, circularity, inner))
+        found.append((cx, cy, diameter, circularity, elongation, shape, inner))
     return found
 
 
@@ -122,7 +132,9 @@ def find_pips(
     for is_dark in (True, False):
         source = gray if is_dark else np.asarray(255 - gray, dtype=np.uint8)
         for block in params.block_sizes:
-            for cx, cy, diameter, circularity, inner in _blobs(source, block, params):
+            for cx, cy, diameter, circularity, elongation, shape, inner in _blobs(
+                source, block, params
+            ):
                 radius = _RING_RADIUS * diameter / 2.0 + 1.0
                 xs = np.clip(np.rint(cx + radius * _COS), 0, width - 1).astype(np.intp)
                 ys = np.clip(np.rint(cy + radius * _SIN), 0, height - 1).astype(np.intp)
@@ -148,6 +160,8 @@ def find_pips(
                         is_dark,
                         contrast,
                         circularity,
+                        elongation,
+                        shape,
                         (float(colour[0]), float(colour[1]), float(colour[2])),
                     )
                 )

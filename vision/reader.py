@@ -6,7 +6,6 @@ candidates), `vision.faces` (pips grouped into faces by their grid), `vision.roi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import cv2
@@ -39,17 +38,23 @@ def read(
     smooth_gray = to_gray(smooth).astype(np.float32)
     faces = find_faces(pips, smooth_gray, params)
     height, width = gray.shape
-    dice = [_die(face, width, height) for face in faces if is_inside((face.x, face.y), params.roi)]
+    dice = [
+        _die(face, width, height, params)
+        for face in faces
+        if is_inside((face.x, face.y), params.roi)
+    ]
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     return Reading(tuple(dice))
 
 
-def _die(face: Face, width: int, height: int) -> DieReading:
-    """The reading of one face, with the bounding box of the die rotated by the face's angle."""
-    extent = face.width * (abs(math.cos(face.angle)) + abs(math.sin(face.angle)))
-    x0 = max(0, round(face.x - extent / 2))
-    y0 = max(0, round(face.y - extent / 2))
-    x1 = min(width, round(face.x + extent / 2))
-    y1 = min(height, round(face.y + extent / 2))
+def _die(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:
+    """The reading of one face, with the bounding box of its die (the face grid, widened)."""
+    half = params.die_width_per_spacing / 2.0
+    half_w = half * (abs(face.u[0]) + abs(face.v[0]))
+    half_h = half * (abs(face.u[1]) + abs(face.v[1]))
+    x0 = max(0, round(face.x - half_w))
+    y0 = max(0, round(face.y - half_h))
+    x1 = min(width, round(face.x + half_w))
+    y1 = min(height, round(face.y + half_h))
     box = Box(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
     return DieReading(face.value, (face.x, face.y), box, round(face.confidence, 3))
