@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.dice import Throw
 from engine.errors import InvalidThrow
-from engine.rules import Rules
+from engine.rules import Combination, Rules
 
 Counts = tuple[int, ...]
 
@@ -129,17 +129,20 @@ def _minus(dice: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rest)
 
 
-_SCORERS: dict[int, tuple[Rules, _Scorer]] = {}
+_SHARED: dict[tuple[int, int, tuple[Combination, ...]], _Scorer] = {}
 
 
 def _scorer(rules: Rules) -> _Scorer:
-    # Keyed by identity (hashing a whole Rules per call would cost more than the lookup saves);
-    # the Rules is kept in the value so its id cannot be reused while cached.
-    entry = _SCORERS.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        entry = (rules, _Scorer(rules))
-        _SCORERS[id(rules)] = entry
-    return entry[1]
+    # The scorer rides on the Rules object itself (a dict lookup per call, gone with the rules);
+    # rules that score alike (e.g. differing only in target) share one cache.
+    scorer: _Scorer | None = rules.__dict__.get("_scorer")
+    if scorer is None:
+        key = (rules.faces, rules.dice, rules.combinations())
+        scorer = _SHARED.get(key)
+        if scorer is None:
+            scorer = _SHARED[key] = _Scorer(rules)
+        object.__setattr__(rules, "_scorer", scorer)  # frozen: bypass on purpose, not a field
+    return scorer
 
 
 def score_throw(rules: Rules, dice: Iterable[int] | Throw) -> Scoring:

@@ -106,6 +106,15 @@ class GameState:
         return self.turn.dice_left
 
     @property
+    def dice(self) -> tuple[int | None, ...]:
+        """Every die of the current turn: the values set aside, then the last throw's values while
+        the player chooses what to keep, else None for each die in the cup (still to throw)."""
+        aside = self.turn.set_aside
+        if self.phase is Phase.KEEP and self.last_throw is not None:
+            return (*aside, *self.last_throw.values)
+        return (*aside, *(None,) * self.turn.dice_left)
+
+    @property
     def options(self) -> tuple[Keep, ...]:
         """The legal keeps of the last throw while the phase is KEEP, best first; else ()."""
         return self.turn.scoring.options if self.turn.scoring is not None else ()
@@ -176,7 +185,7 @@ def _check_turn(state: GameState, name: str, phases: set[Phase], action: str) ->
     if player is None:
         raise PlayerError(f"cannot {action}: the game has no players")
     if name != player.name:
-        raise IllegalRequest(f"cannot {action} for {name!r}: it is {player.name!r}'s turn")
+        raise IllegalRequest(f"cannot {action} for {name!r}: it is the turn of {player.name!r}")
     if state.phase not in phases:
         raise WrongPhase(f"cannot {action} now: {_waiting_for(state)}")
     return player
