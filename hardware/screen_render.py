@@ -135,7 +135,7 @@ def _draw_tray(
         if value is None:  # tumbling: a random face, jostled and turned, new every tick
             shake = random.Random(tick * 7919 + index * 104729)
             image = die_image(shake.randint(1, 6), side)
-            image = pygame.transform.rotate(image, shake.uniform(-35, 35))
+            image = pygame.transform.rotozoom(image, shake.uniform(-35, 35), 1.0)
             center = (
                 center[0] + round(shake.uniform(-6, 6) * s),
                 center[1] + round(shake.uniform(-14, 14) * s),
@@ -335,6 +335,37 @@ def _draw_menu(surface: pygame.Surface, view: TableView, s: float) -> None:
         )
 
 
+def _draw_remark(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
+    """A speech bubble with the current (computer) player's remark; returns the y below it."""
+    current = view.current if view.current is not None else 0
+    size = round(24 * s)
+    pad = round(10 * s)
+    lines = _wrap(f"“{view.remark}”", size, area.width - 2 * pad - round(40 * s))[:2]
+    bubble = pygame.Rect(area.left + round(40 * s), area.top, area.width - round(40 * s), 0)
+    bubble.height = 2 * pad + size * len(lines) - round(4 * s)
+    pygame.draw.rect(surface, (250, 240, 215), bubble, border_radius=round(12 * s))
+    tip = bubble.left
+    pygame.draw.polygon(
+        surface,
+        (250, 240, 215),
+        [
+            (tip, bubble.top + round(12 * s)),
+            (tip - round(14 * s), bubble.top + round(18 * s)),
+            (tip, bubble.top + round(26 * s)),
+        ],
+    )
+    pygame.draw.circle(
+        surface,
+        player_color(current),
+        (area.left + round(14 * s), bubble.top + round(18 * s)),
+        round(12 * s),
+    )
+    for number, line in enumerate(lines):
+        at = (bubble.left + pad, bubble.top + pad + number * size)
+        text(surface, line, size, (60, 45, 30), at=at)
+    return bubble.bottom + round(8 * s)
+
+
 def _wrap(words: str, size: int, width: int) -> list[str]:
     lines: list[str] = []
     for word in words.split():
@@ -437,11 +468,7 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
         _draw_options(surface, view, pygame.Rect(left.left, y, left.width, round(38 * s)), s)
         y += round(48 * s)
     if view.remark:
-        speaker = current.name if current is not None else "computer"
-        for line in _wrap(f"{speaker}: “{view.remark}”", round(24 * s), left.width)[:2]:
-            text(surface, line, round(24 * s), (255, 230, 180), at=(left.left, y))
-            y += round(24 * s)
-        y += round(6 * s)
+        y = _draw_remark(surface, view, pygame.Rect(left.left, y, left.width, 0), s)
     if view.message:
         lines = _wrap(view.message, round(25 * s), left.width - round(20 * s))[:2]
         bar = pygame.Rect(left.left, y, left.width, round((10 + 24 * len(lines)) * s))

@@ -90,10 +90,66 @@ def menu() -> TableView:
     )
 
 
+def computer_decides() -> TableView:
+    """Four players; the computer picked its keep and says why."""
+    return TableView(
+        rules="Farkle (house: three pairs)",
+        players=(ANNA, BOB, CLEO, DAN),
+        current=1,
+        phase=Phase.CHOOSING,
+        dice=(1, 1, 1, 5, 2, 6),
+        kept=(),
+        turn_total=0,
+        options=(
+            OptionView((1, 1, 1, 5), 1050),
+            OptionView((1, 1, 1), 1000),
+            OptionView((1,), 100),
+        ),
+        selected=0,
+        remark="Three ones! I keep them all and stop here, no need to be greedy.",
+        prompt="Bob keeps 1 1 1 5 and banks 1050",
+        target=10000,
+    )
+
+
 ALL = {
     "mid_turn": mid_turn,
     "rolling": rolling,
     "bust": bust,
     "game_over": game_over,
     "menu": menu,
+    "computer_decides": computer_decides,
 }
+
+
+def save_shots(directory: str) -> list[str]:
+    """Render every sample for the OLED (×4) and the screen (800×480, 1280×720) as PNGs."""
+    from pathlib import Path
+
+    import pygame
+    from PIL import Image, ImageDraw
+
+    from hardware.oled import render_oled
+    from hardware.screen_render import render_screen_image
+
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, make in ALL.items():
+        view = make()
+        image = Image.new("1", (128, 64))
+        render_oled(view, ImageDraw.Draw(image))
+        path = folder / f"oled_{name}.png"
+        image.resize((512, 256), Image.Resampling.NEAREST).save(path)
+        paths.append(str(path))
+        for size in ((800, 480), (1280, 720)):
+            path = folder / f"screen_{name}_{size[0]}x{size[1]}.png"
+            pygame.image.save(render_screen_image(view, size, tick=3), str(path))
+            paths.append(str(path))
+    return paths
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("\n".join(save_shots(sys.argv[1] if len(sys.argv) > 1 else "/tmp/dicekeeper-shots")))
