@@ -179,10 +179,17 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
 
 
 class OledDisplay(Closing):
-    """Shows views on a luma device (an SSD1306/SH1106 or luma's ``dummy``)."""
+    """Shows views on a luma device (an SSD1306/SH1106 or luma's ``dummy``).
 
-    def __init__(self, device: object) -> None:
+    When the OLED stops answering (a loose wire), `show` raises `DisplayUnavailable`; with
+    ``tolerate_errors`` it logs one warning instead and keeps trying on the next view, so a flaky
+    OLED never stops the game.
+    """
+
+    def __init__(self, device: object, *, tolerate_errors: bool = False) -> None:
         self.device = device
+        self.tolerate_errors = tolerate_errors
+        self.is_failing = False
         self._last: TableView | None = None
         self._is_closed = False
 
@@ -196,9 +203,14 @@ class OledDisplay(Closing):
             with canvas(self.device) as draw:
                 render_oled(view, draw, width=self.device.width)  # type: ignore[attr-defined]
         except OSError as error:
-            raise DisplayUnavailable(
-                f"the OLED stopped answering ({error}): check the wiring"
-            ) from error
+            problem = DisplayUnavailable(f"the OLED stopped answering ({error}): check the wiring")
+            if not self.tolerate_errors:
+                raise problem from error
+            if not self.is_failing:
+                log.warning("%s; the game goes on without it", problem)
+            self.is_failing = True
+            return
+        self.is_failing = False
         self._last = view
 
     def close(self) -> None:
@@ -225,10 +237,11 @@ def open_oled(
     """An `OledDisplay` on an I2C OLED, or on ``device`` when given (e.g. luma's ``dummy``).
 
     When no OLED answers and ``fallback`` is true it warns and returns a `NullDisplay`, so a table
-    without the OLED still works; otherwise it raises `DisplayUnavailable`.
+    without the OLED still works, and later I/O errors are logged, not raised; otherwise it raises
+    `DisplayUnavailable`.
     """
     if device is not None:
-        return OledDisplay(device)
+        return OledDisplay(device, tolerate_errors=fallback)
     if rotation not in (0, 1, 2, 3):
         raise InvalidOption(f"OLED rotation must be 0, 1, 2 or 3 (quarter turns), not {rotation!r}")
     from luma.core.error import Error as LumaError
@@ -252,4 +265,4 @@ def open_oled(
         warnings.warn(f"{problem}; carrying on without the OLED", RuntimeWarning, stacklevel=2)
         log.warning("%s; carrying on without the OLED", problem)
         return NullDisplay(reason=str(problem))
-    return OledDisplay(made)
+    return OledDisplay(made, tolerate_errors=fallback)

@@ -143,3 +143,20 @@ def test_no_gpio_here_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
         open_buttons("gpio")
     assert 'buttons = "keyboard"' in str(raised.value)
     assert isinstance(raised.value, OSError)
+
+
+def test_pin_factory_can_be_passed_in(clock: FakeClock) -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    try:
+        with open_buttons("gpio", clock=clock, pin_factory=factory) as buttons:
+            factory.pin(STOP).drive_low()
+            assert [e.button for e in buttons.poll()] == [Button.STOP]
+    finally:
+        factory.close()
+
+
+def test_a_pin_in_use_is_a_clear_error(mock_factory: Any, clock: FakeClock) -> None:
+    with open_buttons("gpio", clock=clock), pytest.raises(ButtonsUnavailable, match="gpio group"):
+        open_buttons("gpio", roll=5, stop=6, select=22, clock=clock)

@@ -184,3 +184,22 @@ def test_oled_on_an_injected_device() -> None:
         display.show(sample_views.bust())
         assert device.image.getbbox() is not None
     assert device.image.getbbox() is None  # closing blanks it
+
+
+def test_a_flaky_oled_raises_or_is_tolerated(caplog: pytest.LogCaptureFixture) -> None:
+    device = dummy(width=128, height=64, mode="1")
+    answers = [OSError(121, "Remote I/O error"), OSError(121, "Remote I/O error"), None]
+
+    def display(image: Image.Image) -> None:
+        problem = answers.pop(0)
+        if problem is not None:
+            raise problem
+
+    device.display = display
+    with pytest.raises(DisplayUnavailable, match="Remote I/O error"):
+        OledDisplay(device).show(sample_views.mid_turn())
+    tolerant = OledDisplay(device, tolerate_errors=True)
+    tolerant.show(sample_views.bust())
+    assert tolerant.is_failing and "the game goes on" in caplog.text
+    tolerant.show(sample_views.bust())  # retried: the same view was never shown
+    assert not tolerant.is_failing and answers == []
