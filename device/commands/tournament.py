@@ -1,0 +1,293 @@
+"""`dicekeeper tournament --rules NAME --players LIST --games N --seed S [--json] [--plot PNG]`.
+
+Plays N games between computer players through the real `engine.game.Game`, rotating the seats
+so that every player goes first equally often, and prints each player's wins with a 95% Wilson
+confidence interval and the mean number of turns per game (``--json``: ``{"rules": NAME,
+"games": N, "players": [{"name", "wins", "win_rate", "ci95": [LO, HI], "ties"}, ...],
+"mean_turns": FLOAT, "seed": S, "target": T}``). ``--plot`` draws score trajectories with Pillow.
+``optimal`` uses the cached table (see `dicekeeper strategy --solve`), solving targets up to
+5,000 on demand, else it plays ``expert+race`` (said on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from device.commands.score import add_rules_option, resolve_rules
+from device.tables import DiskTables
+from engine.errors import DicekeeperError
+from engine.rules import Rules
+from engine.strategy import find_strategy
+from engine.strategy_core import Strategy
+from engine.strategy_play import GameResult, play_game
+
+
+class BadTournament(DicekeeperError, ValueError):
+    """Tournament options that cannot make a tournament."""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``tournament`` command."""
+    parser = subparsers.add_parser(
+        "tournament",
+        help="many simulated games between computer players",
+        description="Simulated games between computer players, seats rotating: win rates.",
+    )
+    add_rules_option(parser)
+    parser.add_argument(
+        "--players",
+        required=True,
+        metavar="LIST",
+        help='comma-separated strategies, e.g. "greedy:0.3,greedy:0.8,expert,optimal"',
+    )
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="games to play")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the dice")
+    parser.add_argument("--target", type=int, metavar="POINTS", help="another target score")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw score trajectories (PNG)")
+    parser.set_defaults(func=run)
+
+
+def rules_with_target(rules: Rules, target: int | None) -> Rules:
+    """``rules`` with ``target`` (if given and valid)."""
+    if target is None:
+        return rules
+    if target < 1:
+        raise BadTournament(f"target {target!r} must be a whole number >= 1")
+    return rules.with_target(target)
+
+
+def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denominator = 1.0 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn on ``stream`` (only when it is a terminal, or forced)."""
+
+    def __init__(self, stream: TextIO, *, label: str = "", width: int = 30, force: bool = False):
+        self.stream = stream
+        self.label = label
+        self.width = width
+        self.enabled = force or stream.isatty()
+        self._shown = -1
+
+    def update(self, done: int, total: int) -> None:
+        """Show ``done`` of ``total`` (redrawn only when the bar changes)."""
+        if not self.enabled or total <= 0:
+            return
+        filled = self.width * done // total
+        percent = 100 * done // total
+        if percent == self._shown:
+            return
+        self._shown = percent
+        bar = "#" * filled + "." * (self.width - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the line."""
+        if self.enabled and self._shown >= 0:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+@dataclass
+class Standing:
+    """One entrant's results."""
+
+    name: str
+    wins: int = 0
+    ties: int = 0
+    trajectories: list[list[int]] = field(default_factory=list)
+
+
+def seat_names(specs: list[str]) -> list[str]:
+    """Unique seat names for the specs (a repeated spec gets ``#2``, ``#3``...)."""
+    names: list[str] = []
+    for spec in specs:
+        name, copy = spec, 2
+        while name in names:
+            name, copy = f"{spec}#{copy}", copy + 1
+        names.append(name)
+    return names
+
+
+def run_tournament(
+    rules: Rules,
+    entrants: Sequence[tuple[str, Strategy]],
+    games: int,
+    seed: int,
+    *,
+    progress: ProgressBar | None = None,
+) -> tuple[list[Standing], float]:
+    """Play ``games`` games, seats rotating; the standings and the mean turns per game."""
+    rng = random.Random(seed)
+    standings = {name: Standing(name) for name, _ in entrants}
+    turns = 0
+    for number in range(games):
+        shift = number % len(entrants)
+        seated = [*entrants[shift:], *entrants[:shift]]
+        result = play_game(rules, seated, rng=rng)
+        turns += result.turns
+        _record(standings, result)
+        if progress is not None:
+            progress.update(number + 1, games)
+    if progress is not None:
+        progress.close()
+    return list(standings.values()), turns / games if games else 0.0
+
+
+def _record(standings: dict[str, Standing], result: GameResult) -> None:
+    if len(result.winners) == 1:
+        standings[result.winners[0]].wins += 1
+    else:
+        for name in result.winners:
+            standings[name].ties += 1
+    seats = len(result.seats)
+    for seat, name in enumerate(result.seats):
+        own = [totals[seat] for t, totals in enumerate(result.trajectory) if t % seats == seat]
+        standings[name].trajectories.append(own)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the tournament and print the standings."""
+    rules = rules_with_target(resolve_rules(args.rules), args.target)
+    if args.games < 1:
+        raise BadTournament(f"--games {args.games!r} must be at least 1")
+    specs = [s.strip() for s in args.players.split(",") if s.strip()]
+    if len(specs) < 2:
+        raise BadTournament(f"--players {args.players!r}: name at least two strategies")
+
+    def solving(solved: Rules) -> None:
+        print(f"solving the optimal table for {solved.name} to {solved.target}...", file=sys.stderr)
+
+    tables = DiskTables(on_solve=solving, progress=ProgressBar(sys.stderr).update)
+    entrants = [
+        (name, find_strategy(spec, tables=tables))
+        for name, spec in zip(seat_names(specs), specs, strict=True)
+    ]
+    if "optimal" in specs and (len(specs) != 2 or tables(rules) is None):
+        print(
+            "optimal: no table for this game (two players and a solved target needed); "
+            "it plays expert+race",
+            file=sys.stderr,
+        )
+    bar = ProgressBar(sys.stderr, label="games") if args.games >= 50 else None
+    standings, mean_turns = run_tournament(rules, entrants, args.games, args.seed, progress=bar)
+    if args.plot:
+        save_plot(args.plot, rules, standings)
+    if args.json:
+        rows = []
+        for standing in standings:
+            low, high = wilson(standing.wins, args.games)
+            rows.append(
+                {
+                    "name": standing.name,
+                    "wins": standing.wins,
+                    "win_rate": round(standing.wins / args.games, 6),
+                    "ci95": [round(low, 6), round(high, 6)],
+                    "ties": standing.ties,
+                }
+            )
+        print(
+            json.dumps(
+                {
+                    "rules": rules.name,
+                    "games": args.games,
+                    "players": rows,
+                    "mean_turns": round(mean_turns, 3),
+                    "seed": args.seed,
+                    "target": rules.target,
+                }
+            )
+        )
+        return 0
+    print(
+        f"{rules.name} to {rules.target}: {args.games} games, seed {args.seed}, "
+        f"{mean_turns:.1f} turns per game"
+    )
+    for standing in standings:
+        low, high = wilson(standing.wins, args.games)
+        rate = standing.wins / args.games
+        print(
+            f"  {standing.name:<16} {standing.wins:>6} wins  {100 * rate:5.1f}%  "
+            f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+        )
+    return 0
+
+
+COLOURS = (
+    (31, 119, 180),
+    (214, 39, 40),
+    (44, 160, 44),
+    (148, 103, 189),
+    (255, 127, 14),
+    (140, 86, 75),
+    (227, 119, 194),
+    (127, 127, 127),
+)
+
+
+def save_plot(path: str, rules: Rules, standings: list[Standing], *, games: int = 12) -> None:
+    """Draw the first ``games`` games' score trajectories per player (thin) and the mean (thick)."""
+    from PIL import Image, ImageDraw
+
+    width, height, left, bottom, top, right = 900, 560, 70, 50, 30, 190
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    longest = max((len(t) for s in standings for t in s.trajectories[:games]), default=1)
+    high = max([rules.target, *(max(t, default=0) for s in standings for t in s.trajectories)])
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def point(turn: int, total: int) -> tuple[float, float]:
+        x = left + plot_w * turn / max(longest, 1)
+        y = top + plot_h * (1 - total / high)
+        return (x, y)
+
+    draw.rectangle((left, top, left + plot_w, top + plot_h), outline="black")
+    goal = point(0, rules.target)[1]
+    draw.line((left, goal, left + plot_w, goal), fill=(180, 180, 180))
+    for tick in range(0, high + 1, max(500, high // 5 // 500 * 500)):
+        y = point(0, tick)[1]
+        draw.text((8, y - 6), str(tick), fill="black")
+    draw.text((left + plot_w // 2 - 30, height - 30), "own turns", fill="black")
+    draw.text((left, 8), f"{rules.name} to {rules.target}: score trajectories", fill="black")
+    for number, standing in enumerate(standings):
+        colour = COLOURS[number % len(COLOURS)]
+        faint = tuple(int(c + (255 - c) * 0.6) for c in colour)
+        for trajectory in standing.trajectories[:games]:
+            points = [point(0, 0)] + [point(t + 1, v) for t, v in enumerate(trajectory)]
+            draw.line(points, fill=faint, width=1)
+        mean = _mean_trajectory(standing.trajectories, longest)
+        draw.line(
+            [point(0, 0)] + [point(t + 1, v) for t, v in enumerate(mean)], fill=colour, width=3
+        )
+        y = top + 20 * number
+        draw.line((width - right + 15, y + 6, width - right + 45, y + 6), fill=colour, width=3)
+        draw.text((width - right + 52, y), standing.name, fill="black")
+    image.save(path)
+
+
+def _mean_trajectory(trajectories: list[list[int]], length: int) -> list[int]:
+    """Mean total after each own turn, over the games still running at that turn."""
+    mean = []
+    for turn in range(length):
+        values = [t[turn] for t in trajectories if len(t) > turn]
+        if len(values) < max(1, len(trajectories) // 4):
+            break
+        mean.append(round(sum(values) / len(values)))
+    return mean
