@@ -8,6 +8,7 @@ Public API (all in this module unless noted)::
     game.current_player -> Player | None     # Player(name, history), .total, .has_entered
     game.players -> tuple[Player, ...]       # in turn order; game.state.starter: who started
     game.turn_total, game.dice_to_throw, game.set_aside, game.throws, game.last_throw
+    game.state.dice -> tuple[int | None, ...]  # set aside, then thrown or None (in the cup)
     game.options -> tuple[Keep, ...] # legal keeps of the last throw (phase KEEP), best first
     game.scoring -> Scoring | None   # the full scoring of the last throw (phase KEEP)
     game.passed -> Passed | None     # dice and total on offer (phase PASS)
@@ -21,6 +22,7 @@ Public API (all in this module unless noted)::
     game.take_passed() / game.decline_passed()         # house rules' passing
     game.next_player()        # end the current turn without scoring (forfeit / skip)
     game.restart()            # same players and order, empty histories
+    game.apply(event)         # any request as its event (what replay does)
     Game.replay(rules, events, rng=None) -> Game        # rebuild from events (e.g. from SQLite)
 
 The request/phase cycle of one turn::

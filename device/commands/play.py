@@ -91,6 +91,8 @@ class TerminalGame:
             self.write("")
             final = " (final round)" if game.is_final_round else ""
             self.write(f"== {player.name}'s turn{final}, total {player.total} ==")
+            if len(game.players) > 1:
+                self.write("   scores: " + ", ".join(f"{p.name} {p.total}" for p in game.players))
         if game.phase in (Phase.THROW, Phase.DECIDE) and not self.decide(player):
             return
         if game.phase is Phase.KEEP:
@@ -183,8 +185,23 @@ class TerminalGame:
         for player in self.game.players:
             self.write(f"  {player.name:<12} {player.total:>6}")
 
+    def write_history(self) -> None:
+        """Every turn of every player: one row per turn number, ``points = total after``."""
+        players = self.game.players
+        width = max(14, *(len(p.name) + 2 for p in players))
+        self.write(("turn " + "".join(f"{p.name:<{width}}" for p in players)).rstrip())
+        for number in range(1, max(p.turns for p in players) + 1):
+            cells = []
+            for p in players:
+                record = p.history[number - 1] if number <= p.turns else None
+                text = f"{_record_text(record)} = {record.total}" if record else ""
+                cells.append(f"{text:<{width}}")
+            self.write(f"{number:>4} " + "".join(cells).rstrip())
+
     def write_end(self) -> None:
         game = self.game
+        self.write("")
+        self.write_history()
         self.write("")
         self.write("== Game over ==")
         for player in game.players:
