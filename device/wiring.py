@@ -1,0 +1,256 @@
+"""Building the appliance from its configuration: camera, reader, buttons, displays, store, game.
+
+`open_table(config)` opens every device the configuration names and returns a `Table` (a context
+manager that closes them all). Keyword overrides let tests and the demo inject gpiozero's
+``MockFactory``, luma's ``dummy`` device, a fake clock or extra displays.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from types import TracebackType
+
+import vision
+from device.computer import display_name, find_computer
+from device.config import COMPUTER_PREFIX, Config, ConfigError, DisplayConfig
+from device.controller import Controller, TableSettings
+from device.session import Seat, Session, rules_for
+from device.store import GameStore, state_directory
+from device.watcher import Sight, ThrowWatcher, Tracker
+from engine.errors import DicekeeperError, UnknownRules
+from engine.rules import Rules
+from hardware.buttons import Buttons, open_buttons
+from hardware.camera import Camera, open_camera
+from hardware.display import Display, MultiDisplay, open_display
+from vision.render import render_throw
+from vision.settle import SettleParams, SettleState, SettleTracker
+from vision.types import Frame, Reading
+
+__all__ = ["Table", "check_game_config", "open_table", "seats_from_config", "simulated_renderer"]
+
+_SIGHTS = {SettleState.EMPTY: Sight.EMPTY, SettleState.MOVING: Sight.MOVING}
+
+
+class VisionTracker:
+    """vision's `SettleTracker` behind the device's `Tracker` protocol."""
+
+    def __init__(self, seconds: float) -> None:
+        self._tracker = SettleTracker(SettleParams(settle_seconds=seconds))
+
+    def update(self, frame: Frame, reading: Reading, now: float) -> Sight:
+        """The tray's state after this frame."""
+        return _SIGHTS.get(self._tracker.update(frame, reading, now), Sight.SETTLED)
+
+
+def simulated_renderer(
+    size: tuple[int, int], *, moving_frames: int = 6
+) -> Callable[[Sequence[int], int], list[Frame]]:
+    """``render_throw(values, seed) -> frames`` for the simulated camera, at ``size`` (w, h)."""
+
+    def render(values: Sequence[int], seed: int) -> list[Frame]:
+        trays = render_throw(
+            list(values), seed=seed, size=size, moving_frames=moving_frames, still_frames=1
+        )
+        return [tray.frame for tray in trays]
+
+    return render
+
+
+def check_game_config(config: Config) -> Rules:
+    """The configured rule set, after checking the rules and every computer spec exist."""
+    try:
+        rules = rules_for(config.game.rules, config.game.target)
+    except UnknownRules as exc:
+        raise ConfigError(f"game.rules = {config.game.rules!r}: {exc}") from None
+    except DicekeeperError as exc:
+        raise ConfigError(f"game.target = {config.game.target!r}: {exc}") from None
+    if rules.faces != 6:
+        raise ConfigError(
+            f"game.rules = {config.game.rules!r}: its dice have {rules.faces} faces; "
+            "the camera reads six-sided dice only"
+        )
+    for key, specs in (
+        ("game.players", [s[len(COMPUTER_PREFIX) :] for s in config.game.players if _is_cpu(s)]),
+        ("players.computers", list(config.players.computers)),
+    ):
+        for spec in specs:
+            try:
+                find_computer(spec)
+            except DicekeeperError as exc:
+                raise ConfigError(f"{key}: {spec!r} is not a computer player ({exc})") from None
+    return rules
+
+
+def seats_from_config(players: Sequence[str]) -> tuple[Seat, ...]:
+    """The seats of ``game.players``: names, and ``cpu:SPEC`` as computer players."""
+    seats = []
+    for entry in players:
+        if _is_cpu(entry):
+            spec = entry[len(COMPUTER_PREFIX) :].strip()
+            seats.append(Seat(display_name(spec), spec))
+        else:
+            seats.append(Seat(entry))
+    return tuple(seats)
+
+
+def _is_cpu(entry: str) -> bool:
+    return entry.startswith(COMPUTER_PREFIX)
+
+
+@dataclass
+class Table:
+    """Everything the appliance opened; closing it closes every device and the store."""
+
+    controller: Controller
+    camera: Camera
+    buttons: Buttons
+    display: MultiDisplay
+    store: GameStore
+    _stack: ExitStack = field(repr=False, default_factory=ExitStack)
+
+    def close(self) -> None:
+        """Close the devices and the store (idempotent)."""
+        self._stack.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_table(
+    config: Config,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    pin_factory: object | None = None,
+    oled_device: object | None = None,
+    extra_displays: Sequence[Display] = (),
+    buttons: Buttons | None = None,
+    think_seconds: float = 1.0,
+    roll_seconds: float = 1.0,
+    moving_frames: int = 6,
+    rng: random.Random | None = None,
+    read: Callable[[Frame], Reading] | None = None,
+    render: Callable[[Sequence[int], int], Sequence[Frame]] | None = None,
+) -> Table:
+    """Open the camera, buttons, displays and store of ``config`` and resume or start a game.
+
+    ``read`` replaces the dice reader and ``render`` the simulated camera's renderer (tests).
+    """
+    rules = check_game_config(config)
+    with ExitStack() as stack:
+        store = GameStore.in_directory(state_directory(config.state.directory))
+        stack.callback(store.close)
+        camera = _open_camera(
+            config, render or simulated_renderer(_size(config), moving_frames=moving_frames)
+        )
+        stack.callback(camera.close)
+        if buttons is None:
+            buttons = _open_buttons(config, clock, pin_factory)
+        stack.callback(buttons.close)
+        displays: list[Display] = []
+        for spec in config.displays:
+            display = _open_display(spec, oled_device)
+            stack.callback(display.close)
+            displays.append(display)
+        multi = MultiDisplay([*displays, *extra_displays])
+        session = Session.resume(store) or Session.new(
+            store, rules, seats_from_config(config.game.players)
+        )
+        params = vision.ReaderParams(roi=config.camera.roi or None)
+        watcher = ThrowWatcher(
+            camera,
+            read or partial(vision.read, params=params),
+            partial(_tracker, config.camera.settle_seconds),
+        )
+        settings = TableSettings(
+            people=config.players.names,
+            computers=config.players.computers,
+            computers_throw_virtual=config.players.computer_throws == "virtual",
+            think_seconds=think_seconds,
+            roll_seconds=roll_seconds,
+            target=config.game.target,
+        )
+        controller = Controller(
+            session,
+            watcher=watcher,
+            buttons=buttons,
+            display=multi,
+            settings=settings,
+            rng=rng,
+        )
+        table = Table(controller, camera, buttons, multi, store, stack.pop_all())
+    return table
+
+
+def _tracker(seconds: float) -> Tracker:
+    return VisionTracker(seconds)
+
+
+def _size(config: Config) -> tuple[int, int]:
+    return (config.camera.width, config.camera.height)
+
+
+def _open_camera(config: Config, render: Callable[[Sequence[int], int], Sequence[Frame]]) -> Camera:
+    c = config.camera
+    if c.backend == "simulated":
+        return open_camera(
+            "simulated",
+            render_throw=render,
+            script=list(c.script),
+            seed=c.seed,
+        )
+    if c.backend == "opencv":
+        return open_camera(
+            "opencv", source=c.device or c.index, width=c.width, height=c.height, fps=c.fps
+        )
+    if c.backend == "picamera2":
+        return open_camera("picamera2", width=c.width, height=c.height)
+    return open_camera("replay", path=Path(c.path))
+
+
+def _open_buttons(config: Config, clock: Callable[[], float], pin_factory: object) -> Buttons:
+    b = config.buttons
+    if b.backend == "gpio":
+        return open_buttons(
+            "gpio",
+            roll=b.roll,
+            stop=b.stop,
+            select=b.select,
+            pull_up=b.pull_up,
+            debounce=b.debounce,
+            long_press=b.long_press,
+            clock=clock,
+            pin_factory=pin_factory,
+        )
+    return open_buttons("keyboard", clock=clock)
+
+
+def _open_display(spec: DisplayConfig, oled_device: object | None) -> Display:
+    if spec.kind == "oled":
+        options: dict[str, object] = {
+            "driver": spec.driver,
+            "port": spec.port,
+            "address": spec.address,
+            "rotation": spec.rotation,
+        }
+        if oled_device is not None:
+            options["device"] = oled_device
+        return open_display("oled", **options)
+    if spec.kind == "screen":
+        return open_display(
+            "screen", width=spec.width, height=spec.height, fullscreen=spec.fullscreen
+        )
+    return open_display("terminal")
