@@ -86,6 +86,8 @@ class Game:
         self._rng = rng if rng is not None else random.Random()
         self._state = GameState.new(rules)
         self._events: list[Event] = []
+        if isinstance(players, str):
+            raise PlayerError(f"players must be a list of names, not the string {players!r}")
         for name in players:
             self.add_player(name)
 

@@ -107,6 +107,8 @@ def test_removing_the_player_offered_a_pass_drops_the_pass() -> None:
 
 
 def test_no_players_no_turns() -> None:
+    with pytest.raises(PlayerError, match="not the string 'Ann,Bob'"):
+        Game(find_rules("farkle"), "Ann,Bob")
     game = Game(find_rules("farkle"))
     with pytest.raises(PlayerError, match="no players"):
         game.throw()
