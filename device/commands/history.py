@@ -1,0 +1,46 @@
+"""`dicekeeper history [--config FILE] [--json]`: the finished games kept in the game store."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from device.config import load_config
+from device.menu import history_line
+from device.store import GameStore, state_directory
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``history`` command."""
+    parser = subparsers.add_parser(
+        "history",
+        help="list the finished games in the game store",
+        description="List the finished games, newest first, from the configured state directory.",
+    )
+    parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
+    parser.add_argument("--limit", type=int, default=20, help="how many games (default 20)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Print the finished games."""
+    config = load_config(args.config)
+    with GameStore.in_directory(state_directory(config.state.directory)) as store:
+        games = store.history(max(0, args.limit))
+    for game in games:
+        if args.json:
+            print(
+                json.dumps(
+                    {"id": game.id, "finished": game.finished, "result": game.result},
+                    sort_keys=True,
+                )
+            )
+        else:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished or game.started))
+            print(f"{when}  {history_line(game)}")
+    if not games and not args.json:
+        print("no finished games yet")
+    return 0

@@ -1,0 +1,59 @@
+"""`dicekeeper run [--config FILE]`: the appliance at the table (camera, buttons, displays)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+
+from device.config import load_config
+from device.loop import run_loop
+from device.notify import Notifier
+from device.wiring import open_table
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``run`` command."""
+    parser = subparsers.add_parser(
+        "run",
+        help="the appliance: read the dice, keep the score, take the buttons",
+        description=(
+            "Run dicekeeper at the table. The configuration comes from --config FILE, else "
+            "/etc/dicekeeper/config.toml if present, else built-in defaults (simulated camera, "
+            "keyboard keys r/s/space/m, a window or the terminal). An unfinished game resumes."
+        ),
+    )
+    parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
+    parser.add_argument(
+        "--rate", type=float, default=20.0, help="main-loop steps per second (default 20)"
+    )
+    parser.set_defaults(func=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Open the table from the configuration and run it until shut down."""
+    config = load_config(args.config)
+    notifier = Notifier()
+    print(f"dicekeeper run: configuration from {config.source}", file=sys.stderr)
+    with open_table(config) as table:
+        controller = table.controller
+        for notice in (table.store.notice, controller.session.notice):
+            if notice:
+                print(f"dicekeeper run: {notice}", file=sys.stderr)
+
+        def shut_down(signum: int, frame: FrameType | None) -> None:
+            controller.is_shut_down = True
+
+        signal.signal(signal.SIGTERM, shut_down)
+        state = controller.state
+        print(
+            f"dicekeeper run: {state.rules.name}, players "
+            f"{', '.join(p.name for p in state.players) or 'none'}; game store {table.store.path}",
+            file=sys.stderr,
+        )
+        notifier.ready(f"playing {state.rules.name}")
+        run_loop(controller, rate=args.rate, notifier=notifier)
+        notifier.stopping()
+    return 0
