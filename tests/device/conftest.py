@@ -1,0 +1,26 @@
+"""Shared set-up of the device tests: SDL without a screen, gpiozero's mock pins."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[object]:
+    """gpiozero's MockFactory as the default pin factory for the test."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    saved = Device.pin_factory
+    factory = MockFactory()
+    Device.pin_factory = factory
+    yield factory
+    factory.reset()
+    Device.pin_factory = saved

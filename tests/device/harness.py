@@ -1,0 +1,184 @@
+"""Test helpers: a whole table with no hardware, a fake clock, and a reader that knows the truth.
+
+`OracleRenderer` renders throws with vision's synthetic renderer and remembers what each frame
+shows, so `oracle.read` returns the ground truth: the controller's logic can be tested without
+depending on the reader's accuracy (which vision's own tests and benchmarks measure). Tests that
+want the real reader pass ``oracle=False``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from device.config import Config, parse_config
+from device.wiring import Table, open_table
+from hardware.buttons import Button, ScriptedButtons
+from hardware.display import Display, MemoryDisplay
+from hardware.view import TableView
+from vision.render import render_throw
+from vision.types import Box, DieReading, Frame, Reading
+
+SIZE = (320, 240)
+
+
+class OracleRenderer:
+    """Renders throws (few frames, small) and answers readings from the ground truth."""
+
+    def __init__(self, size: tuple[int, int] = SIZE, moving_frames: int = 2) -> None:
+        self.size = size
+        self.moving_frames = moving_frames
+        self._truth: dict[bytes, tuple[int | None, ...]] = {}
+        self.unreadable: set[int] = set()
+        """Indexes of dice in the next settled throw to report as unreadable (cocked)."""
+
+    def render(self, values: Sequence[int], seed: int) -> list[Frame]:
+        """The frames of a throw; remembers the values each shows."""
+        trays = render_throw(
+            list(values),
+            seed=seed,
+            size=self.size,
+            moving_frames=self.moving_frames if values else 0,
+            still_frames=1,
+            hand=False,
+        )
+        for i, tray in enumerate(trays):
+            shown: tuple[int | None, ...] = tray.values
+            if i == len(trays) - 1 and self.unreadable:
+                shown = tuple(None if j in self.unreadable else v for j, v in enumerate(shown))
+                self.unreadable = set()
+            self._truth[_key(tray.frame)] = shown
+        return [tray.frame for tray in trays]
+
+    def read(self, frame: Frame) -> Reading:
+        """The ground truth of a frame this renderer made (an empty reading otherwise)."""
+        values = self._truth.get(_key(frame), ())
+        dice = tuple(
+            DieReading(v, (20.0 + 40 * i, 50.0), Box(40 * i, 30, 40, 40), 1.0)
+            for i, v in enumerate(values)
+        )
+        return Reading(dice)
+
+
+def _key(frame: Frame) -> bytes:
+    return hashlib.blake2b(frame.tobytes(), digest_size=16).digest()
+
+
+def config(
+    tmp_path: Path,
+    *,
+    rules: str = "greed",
+    players: Sequence[str] = ("Ann", "Bob"),
+    target: int = 0,
+    script: Sequence[Sequence[int]] = (),
+    buttons: str = "keyboard",
+    displays: Sequence[dict[str, object]] = (),
+    computer_throws: str = "virtual",
+    extra: dict[str, object] | None = None,
+) -> Config:
+    """A test configuration: simulated camera (small frames), state under ``tmp_path``."""
+    data: dict[str, object] = {
+        "game": {"rules": rules, "players": list(players), "target": target},
+        "players": {
+            "names": ["Cleo"],
+            "computers": ["expert"],
+            "computer_throws": computer_throws,
+        },
+        "camera": {
+            "backend": "simulated",
+            "width": SIZE[0],
+            "height": SIZE[1],
+            "script": [list(s) for s in script],
+            "settle_seconds": 0.2,
+        },
+        "buttons": {"backend": buttons},
+        "display": list(displays) or [{"kind": "terminal"}],
+        "state": {"directory": str(tmp_path / "state")},
+    }
+    data.update(extra or {})
+    return parse_config(data, environ={})
+
+
+@dataclass
+class Rig:
+    """A table under test: its fake clock, scripted buttons, memory display and oracle."""
+
+    table: Table
+    clock: list[float]
+    buttons: ScriptedButtons
+    memory: MemoryDisplay
+    oracle: OracleRenderer
+
+    @property
+    def view(self) -> TableView:
+        """The last view shown."""
+        assert self.memory.last is not None
+        return self.memory.last
+
+    def step(self, n: int = 1, dt: float = 0.1) -> TableView:
+        """Advance the clock by ``dt`` and step ``n`` times."""
+        for _ in range(n):
+            self.clock[0] += dt
+            self.table.controller.step(self.clock[0])
+        return self.view
+
+    def until(self, done: Callable[[TableView], bool], limit: int = 200) -> TableView:
+        """Step until ``done(view)``; fails after ``limit`` steps."""
+        for _ in range(limit):
+            view = self.step()
+            if done(view):
+                return view
+        raise AssertionError(f"not reached in {limit} steps; last view: {self.view}")
+
+    def press(self, *buttons: Button) -> TableView:
+        """Press ``buttons`` (each handled in its own step)."""
+        for button in buttons:
+            self.buttons.press(button)
+            self.step()
+        return self.view
+
+    def totals(self) -> dict[str, int]:
+        """Every player's total in the engine."""
+        return {p.name: p.total for p in self.table.controller.state.players}
+
+
+def open_rig(
+    cfg: Config,
+    *,
+    oracle: bool = True,
+    buttons: ScriptedButtons | None = None,
+    clock: list[float] | None = None,
+    extra_displays: Sequence[Display] = (),
+    **kwargs: object,
+) -> Rig:
+    """Open a table for ``cfg`` with a fake clock; terminal output is silenced."""
+    times = clock if clock is not None else [0.0]
+    scripted = buttons or ScriptedButtons(clock=lambda: times[0])
+    memory = MemoryDisplay()
+    renderer = OracleRenderer()
+    table = open_table(
+        cfg,
+        clock=lambda: times[0],
+        buttons=None if cfg.buttons.backend == "gpio" else scripted,
+        extra_displays=[memory, *extra_displays],
+        think_seconds=0.0,
+        roll_seconds=0.0,
+        read=renderer.read if oracle else None,
+        render=renderer.render,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    # The terminal display would print every step: keep the others only.
+    table.display.displays = tuple(
+        d for d in table.display.displays if type(d).__name__ != "TerminalDisplay"
+    )
+    return Rig(table, times, scripted, memory, renderer)
+
+
+def is_waiting(view: TableView) -> bool:
+    """Whether the table waits for buttons (options shown, a decision, or the game over)."""
+    return view.phase.value in ("choosing", "game_over") or view.prompt.startswith("ROLL: take")
+
+
+__all__ = ["Button", "OracleRenderer", "Rig", "config", "is_waiting", "open_rig"]
