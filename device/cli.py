@@ -7,6 +7,7 @@ Exit status: 0 on success, 2 for bad usage or bad input (one line on stderr nami
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -40,6 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dicekeeper {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
+        return EXIT_FAILURE
+    except BrokenPipeError:
+        # The reader went away (`dicekeeper play | head`): not an error worth a traceback.
+        # Point stdout at devnull so the interpreter's final flush does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILURE
     return status
 
