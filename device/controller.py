@@ -228,8 +228,8 @@ class Controller:
             self._refuse(n, _count_message(n, len(values)))
         elif None in values:
             self._refuse(n, _unreadable_message(values.count(None)))
-        else:
-            self._throw(name, tuple(v for v in values if v is not None))
+        elif not self._throw(name, tuple(v for v in values if v is not None)):
+            self.watcher.retry()  # e.g. the disk was full: offer the same dice again
 
     def _refuse(self, n: int, message: str) -> None:
         self._say(message)
@@ -246,10 +246,10 @@ class Controller:
         self._roll_until = None
         self._throw(name, Throw.random(self.rng, n, faces=self.state.rules.faces).values)
 
-    def _throw(self, name: str, values: tuple[int, ...]) -> None:
+    def _throw(self, name: str, values: tuple[int, ...]) -> bool:
         before = self.state
         if not self._apply(Thrown(name, values)):
-            return
+            return False
         ended = self.state.last_turn
         bust = (
             ended is not None and ended != before.last_turn and ended[1].outcome is TurnOutcome.BUST
@@ -261,6 +261,7 @@ class Controller:
             if self.session.is_over:
                 winners = " and ".join(p.name for p in self.state.winners)
                 self._say(f"{name} busts. {winners} won! ROLL starts a new game")
+        return True
 
     def _computer_decides(self, name: str, now: float) -> None:
         if self._act_at is None:

@@ -93,6 +93,10 @@ class ThrowWatcher:
         """The settled reading was refused: wait until the tray changes, then read again."""
         self._armed = False
 
+    def retry(self) -> None:
+        """The settled reading could not be used for now: offer it again on the next frame."""
+        self._armed = True
+
     def poll(self, now: float) -> Observation:
         """Read one frame. Raises the camera's `CameraUnavailable` when no frame comes."""
         frame = self.camera.read()

@@ -9,6 +9,7 @@ want the real reader pass ``oracle=False``.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +47,7 @@ class OracleRenderer:
         )
         for i, tray in enumerate(trays):
             shown: tuple[int | None, ...] = tray.values
-            if i == len(trays) - 1 and self.unreadable:
+            if values and i == len(trays) - 1 and self.unreadable:
                 shown = tuple(None if j in self.unreadable else v for j, v in enumerate(shown))
                 self.unreadable = set()
             self._truth[_key(tray.frame)] = shown
@@ -151,6 +152,8 @@ def open_rig(
     buttons: ScriptedButtons | None = None,
     clock: list[float] | None = None,
     extra_displays: Sequence[Display] = (),
+    think_seconds: float = 0.0,
+    roll_seconds: float = 0.0,
     **kwargs: object,
 ) -> Rig:
     """Open a table for ``cfg`` with a fake clock; terminal output is silenced."""
@@ -163,8 +166,8 @@ def open_rig(
         clock=lambda: times[0],
         buttons=None if cfg.buttons.backend == "gpio" else scripted,
         extra_displays=[memory, *extra_displays],
-        think_seconds=0.0,
-        roll_seconds=0.0,
+        think_seconds=think_seconds,
+        roll_seconds=roll_seconds,
         read=renderer.read if oracle else None,
         render=renderer.render,
         **kwargs,  # type: ignore[arg-type]
@@ -181,4 +184,28 @@ def is_waiting(view: TableView) -> bool:
     return view.phase.value in ("choosing", "game_over") or view.prompt.startswith("ROLL: take")
 
 
-__all__ = ["Button", "OracleRenderer", "Rig", "config", "is_waiting", "open_rig"]
+class FullDisk:
+    """Wraps a store's connection: while ``full``, every INSERT fails as on a full disk."""
+
+    def __init__(self, real: sqlite3.Connection) -> None:
+        self.real = real
+        self.full = True
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
+        if self.full and sql.lstrip().upper().startswith("INSERT"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.real.execute(sql, params)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+
+def fill_disk(rig: Rig) -> FullDisk:
+    """Make the rig's store behave as on a full disk (set ``.full = False`` to free it)."""
+    store = rig.table.store
+    full = FullDisk(store.db)
+    store._db = full  # type: ignore[assignment]
+    return full
+
+
+__all__ = ["Button", "OracleRenderer", "Rig", "config", "fill_disk", "is_waiting", "open_rig"]

@@ -1,0 +1,181 @@
+"""The controller at the table: wrong dice counts, unreadable dice, presses out of turn, a full
+disk, a camera that goes away, the menu, and computer players. Each problem gives its message and
+changes nothing in the game or the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from device.wiring import open_table
+from engine.state import Phase as EnginePhase
+from hardware.buttons import Button
+from hardware.errors import CameraUnavailable
+from hardware.simulated_camera import SimulatedCamera
+from hardware.view import Phase
+from tests.device.harness import Rig, config, fill_disk, is_waiting, open_rig
+
+
+def stored_events(rig: Rig) -> tuple[str, ...]:
+    game = rig.table.store.unfinished()
+    assert game is not None
+    return game.events
+
+
+def test_wrong_number_of_dice_is_refused_with_a_message(tmp_path: Path) -> None:
+    script = [[1, 1, 1, 2, 3, 4], [5, 2, 3, 4], [5, 2, 3]]
+    rig = open_rig(config(tmp_path, rules="farkle", script=script))
+    with rig.table:
+        rig.until(is_waiting)
+        rig.press(Button.ROLL)  # keeps 1 1 1, three dice to throw; the camera shows four
+        before = (rig.table.controller.state, stored_events(rig))
+        view = rig.until(lambda v: "I see" in v.message)
+        assert view.message == "expected 3 dice, I see 4 — take the kept dice out of the tray"
+        assert (rig.table.controller.state, stored_events(rig)) == before
+        view = rig.until(is_waiting)  # the next throw has three dice
+        assert view.dice == (5, 2, 3)
+        assert view.turn_total == 1000
+
+
+def test_too_few_dice_asks_for_all_of_them(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 5], [1, 1, 1, 5, 5]]))
+    with rig.table:
+        view = rig.until(lambda v: "I see" in v.message)
+        assert view.message == "expected 5 dice, I see 2 — throw all 5"
+        assert rig.table.controller.state.turn.throws == ()
+        assert rig.until(is_waiting).turn_total == 1100
+
+
+def test_an_unreadable_die_is_thrown_again(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 5, 2, 3, 4], [1, 1, 1, 2, 2]]))
+    rig.oracle.unreadable = {1}
+    with rig.table:
+        view = rig.until(lambda v: "could not be read" in v.message)
+        assert view.message == "1 die could not be read (cocked or covered) — throw it again"
+        assert rig.table.controller.state.turn.throws == ()
+        assert stored_events(rig) == tuple(stored_events(rig)[:2])  # only the two players
+        view = rig.until(is_waiting)
+        assert view.dice == (1, 1, 1, 2, 2) and view.turn_total == 1000
+
+
+def test_presses_out_of_turn_change_nothing(tmp_path: Path) -> None:
+    cfg = config(
+        tmp_path, rules="farkle", players=["Ann", "cpu:expert"], script=[[2, 2, 3, 4, 6, 6]]
+    )
+    rig = open_rig(cfg, think_seconds=100.0, roll_seconds=100.0)
+    with rig.table:
+        state = rig.table.controller.state
+        view = rig.press(Button.STOP)
+        assert view.message == "nothing to bank yet: throw the dice first"
+        view = rig.press(Button.SELECT)
+        assert view.message == "nothing to choose now"
+        assert rig.table.controller.state == state
+        rig.until(lambda v: v.current == 1)  # Ann busts; the computer's turn
+        state, events = rig.table.controller.state, stored_events(rig)
+        for button in (Button.ROLL, Button.STOP, Button.SELECT):
+            view = rig.press(button)
+            assert view.message == "it is Expert's turn (computer): please wait"
+        assert (rig.table.controller.state, stored_events(rig)) == (state, events)
+
+
+def test_a_full_disk_is_reported_and_the_game_does_not_advance(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]]))
+    with rig.table:
+        rig.until(is_waiting)
+        state, events = rig.table.controller.state, stored_events(rig)
+        disk = fill_disk(rig)
+        view = rig.press(Button.STOP)
+        assert "is full" in view.message and "did not advance" in view.message
+        assert view.players[0].total == 0 and view.turn_total == 1050
+        assert rig.table.controller.state == state
+        disk.full = False
+        assert stored_events(rig) == events
+        view = rig.press(Button.STOP)
+        assert rig.totals() == {"Ann": 1050, "Bob": 0}
+        assert len(stored_events(rig)) == len(events) + 1
+
+
+def test_a_full_disk_during_a_throw_keeps_waiting_for_it(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]]))
+    with rig.table:
+        disk = fill_disk(rig)
+        view = rig.until(lambda v: "is full" in v.message)
+        assert rig.table.controller.state.turn.throws == ()
+        disk.full = False
+        view = rig.until(is_waiting)
+        assert view.turn_total == 1050
+
+
+def test_an_unplugged_camera_is_a_message_and_a_missing_one_an_error(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]]))
+    with rig.table:
+        camera = rig.table.camera
+        assert isinstance(camera, SimulatedCamera)
+        camera.unplug()
+        view = rig.step(3)
+        assert "no camera" in view.message and "plugged in" in view.message
+        assert rig.table.controller.state.turn.throws == ()
+        camera.replug()
+        assert rig.until(is_waiting).turn_total == 1050
+    missing = config(tmp_path / "m", extra={"camera": {"backend": "opencv", "index": 63}})
+    with pytest.raises(CameraUnavailable, match="no camera at index 63: is it plugged in"):
+        open_table(missing)
+
+
+def test_the_menu_adds_and_removes_players_and_changes_rules(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]] * 4))
+    with rig.table:
+        controller = rig.table.controller
+        view = rig.press(Button.MENU)
+        assert view.phase is Phase.MENU
+        assert view.menu[:3] == ("Close menu", "Add Cleo", "Add guest 1")
+        rig.press(Button.SELECT, Button.ROLL)  # Add Cleo
+        assert [p.name for p in controller.state.players] == ["Ann", "Bob", "Cleo"]
+        view = rig.press(Button.MENU)
+        index = view.menu.index("Add computer Expert")
+        rig.press(*[Button.SELECT] * index, Button.ROLL)
+        assert controller.session.computers == {"Expert": "expert"}
+        view = rig.press(Button.MENU)
+        rig.press(*[Button.SELECT] * view.menu.index("Remove Bob"), Button.ROLL)
+        assert [p.name for p in controller.state.players] == ["Ann", "Cleo", "Expert"]
+        resumed = rig.table.store.unfinished()
+        assert resumed is not None and resumed.start["computers"] == {"Expert": "expert"}
+        view = rig.press(Button.MENU)
+        rig.press(*[Button.SELECT] * view.menu.index("Rules: farkle"), Button.ROLL)
+        assert controller.state.rules.name == "farkle"
+        assert [p.name for p in controller.state.players] == ["Ann", "Cleo", "Expert"]
+        view = rig.press(Button.MENU)
+        view = rig.press(Button.STOP)
+        assert view.phase is not Phase.MENU
+        view = rig.press(Button.MENU)
+        rig.press(*[Button.SELECT] * view.menu.index("Shut down"), Button.ROLL)
+        assert controller.is_shut_down
+
+
+def test_adding_a_player_during_a_turn_is_refused(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]]))
+    with rig.table:
+        rig.until(is_waiting)
+        state = rig.table.controller.state
+        rig.press(Button.MENU, Button.SELECT, Button.ROLL)
+        assert "during a turn" in rig.view.message
+        assert rig.table.controller.state == state
+
+
+def test_computer_players_play_a_whole_game_with_virtual_dice(tmp_path: Path) -> None:
+    cfg = config(
+        tmp_path, rules="farkle", target=2000, players=["cpu:expert", "cpu:greedy:0.3", "cpu:bold"]
+    )
+    rig = open_rig(cfg)
+    with rig.table:
+        view = rig.until(lambda v: v.phase is Phase.GAME_OVER, limit=5000)
+        state = rig.table.controller.state
+        assert state.phase is EnginePhase.OVER
+        assert max(p.total for p in state.players) >= 2000
+        for player in state.players:
+            assert player.total == sum(r.points for r in player.history)
+        assert view.winner_player is not None
+        (finished,) = rig.table.store.history()
+        assert finished.result is not None
+        assert finished.result["winners"] == [view.winner_player.name]
