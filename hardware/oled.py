@@ -58,6 +58,10 @@ def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None) -> No
 _MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
 
 
+_PLAIN = str.maketrans({"—": "-", "–": "-", "“": '"', "”": '"', "’": "'"})
+"""Characters the built-in font lacks at OLED sizes, and what to draw instead."""
+
+
 def _length(text: str, size: int) -> float:
     """The width of ``text`` as drawn on a 1-bit image (unsmoothed glyphs are wider)."""
     return _MEASURE.textlength(text, font=font(size))
@@ -65,6 +69,7 @@ def _length(text: str, size: int) -> float:
 
 def _fit(text: str, size: int, width: int) -> str:
     """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
+    text = text.translate(_PLAIN)
     if _length(text, size) <= width:
         return text
     while text and _length(text + "..", size) > width:
@@ -75,7 +80,7 @@ def _fit(text: str, size: int, width: int) -> str:
 def _wrap(text: str, size: int, width: int) -> list[str]:
     """``text`` broken into lines of at most ``width`` pixels (long words are cut later)."""
     lines: list[str] = []
-    for word in text.split():
+    for word in text.translate(_PLAIN).split():
         if lines and _length(f"{lines[-1]} {word}", size) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
@@ -97,17 +102,24 @@ def _selected_positions(view: TableView) -> set[int]:
     return positions
 
 
-def _totals_line(view: TableView, width: int) -> str:
-    """Every player's total, names shortened to fit one line."""
-    for letters in (8, 5, 3, 2, 1):
-        parts = []
-        for index, player in enumerate(view.players):
-            mark = "*" if index == view.winner else ""
-            parts.append(f"{mark}{player.name[:letters]} {player.total}")
-        text = "  ".join(parts)
-        if _length(text, 10) <= width:
-            return text
-    return _fit("  ".join(str(p.total) for p in view.players), 10, width)
+def _draw_totals(draw: ImageDraw.ImageDraw, view: TableView, width: int, y: int) -> None:
+    """Every player's total in equal columns: as much of the name as fits, the total right."""
+    count = max(len(view.players), 1)
+    cell = width // count
+    size = 10 if count <= 3 else 9
+    for index, player in enumerate(view.players):
+        is_last = index == count - 1
+        left = index * cell + (1 if index else 0)
+        right = width - 2 if is_last else (index + 1) * cell - 4
+        total = str(player.total)
+        room = right - left - _length(total, size) - 2
+        name = player.name
+        while name and _length(name, size) > room:
+            name = name[:-1].rstrip()
+        draw.text((left, y), name, fill=WHITE, font=font(size), anchor="lm")
+        draw.text((right, y), total, fill=WHITE, font=font(size), anchor="rm")
+        if not is_last:
+            draw.line((right + 3, y - 3, right + 3, y + 3), fill=WHITE)
 
 
 def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128) -> None:
@@ -175,7 +187,7 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     for row, line in enumerate(lines[:2]):
         draw.text((0, 35 + 11 * row), _fit(line, 10, width), fill=WHITE, font=font(10), anchor="lm")
     draw.line((0, 53, width - 1, 53), fill=WHITE)
-    draw.text((0, 59), _totals_line(view, width), fill=WHITE, font=font(10), anchor="lm")
+    _draw_totals(draw, view, width, 59)
 
 
 class OledDisplay(Closing):

@@ -236,7 +236,9 @@ def _draw_scores(surface: pygame.Surface, view: TableView, area: pygame.Rect, s:
             anchor="midleft",
             width=name_width,
         )
-        total = str(player.total) if player.has_entered or player.total else "—"
+        total = str(player.total)
+        if not player.has_entered and index != view.winner:
+            ink = MUTED
         text(
             surface,
             total,
