@@ -5,9 +5,11 @@ keep scoring ``s`` and go on with ``n'`` dice. `ThrowModel` lists, for each numb
 distinct sets of such moves with their probability, in score *units* (the greatest common divisor
 of every score, the entry threshold and the target: 50 for the built-in rule sets).
 
-Two reductions keep the solvers fast without changing their answer: of the keeps leaving the same
-number of dice only the highest-scoring one is kept (more turn total with the same dice is never
-worse), and throws allowing the same moves are merged.
+Throws allowing the same moves are merged. For a solver whose values never fall as the turn total
+grows (the expert's expected points), `throw_model` also keeps, of the keeps leaving the same number
+of dice, only the highest-scoring one. The chance to win is not like that: reaching the target
+early hands the opponent a last turn, so a smaller keep can win more often, and the optimal solver
+asks for every distinct move (``monotone=False``).
 """
 
 from __future__ import annotations
@@ -84,7 +86,9 @@ def _unit(rules: Rules) -> int:
     return max(unit, 1)
 
 
-def _moves(rules: Rules, dice: tuple[int, ...], unit: int, min_best: int) -> tuple[Move, ...]:
+def _moves(
+    rules: Rules, dice: tuple[int, ...], unit: int, min_best: int, monotone: bool
+) -> tuple[Move, ...]:
     scoring = score_throw(rules, dice)
     if scoring.is_bust or scoring.best < min_best:
         return ()
@@ -93,20 +97,23 @@ def _moves(rules: Rules, dice: tuple[int, ...], unit: int, min_best: int) -> tup
         candidates = [(scoring.best, len(scoring.non_scoring))]
     else:
         candidates = [(keep.score, n - len(keep.dice)) for keep in scoring.options]
+    moves: set[Move] = set()
     best_by_left: dict[int, int] = {}
     for score, left in candidates:
         after = left if left else (rules.dice if rules.hot_dice else 0)
+        moves.add((score // unit, after))
         if score > best_by_left.get(after, -1):
             best_by_left[after] = score
-    moves = sorted(((s // unit, left) for left, s in best_by_left.items()), reverse=True)
-    return tuple(moves)
+    if monotone:
+        moves = {(s // unit, left) for left, s in best_by_left.items()}
+    return tuple(sorted(moves, reverse=True))
 
 
-def _dice_model(rules: Rules, n: int, unit: int, min_best: int) -> DiceModel:
+def _dice_model(rules: Rules, n: int, unit: int, min_best: int, monotone: bool) -> DiceModel:
     groups: dict[tuple[Move, ...], float] = {}
     bust = 0.0
     for outcome in throw_distribution(rules, n):
-        moves = _moves(rules, outcome.dice, unit, min_best)
+        moves = _moves(rules, outcome.dice, unit, min_best, monotone)
         if not moves:
             bust += outcome.probability
         else:
@@ -123,20 +130,21 @@ def _dice_model(rules: Rules, n: int, unit: int, min_best: int) -> DiceModel:
     )
 
 
-_MODELS: dict[Rules, ThrowModel] = {}
+_MODELS: dict[tuple[Rules, bool], ThrowModel] = {}
 
 
-def throw_model(rules: Rules) -> ThrowModel:
-    """The (cached) reduced throw model of ``rules``."""
-    model = _MODELS.get(rules)
+def throw_model(rules: Rules, *, monotone: bool = True) -> ThrowModel:
+    """The (cached) throw model of ``rules``; ``monotone``: see the module docstring."""
+    key = (rules, monotone)
+    model = _MODELS.get(key)
     if model is None:
         unit = _unit(rules)
         by_dice = [DiceModel(0, (), (), (), (), 1.0)]
-        by_dice += [_dice_model(rules, n, unit, 0) for n in range(1, rules.dice + 1)]
+        by_dice += [_dice_model(rules, n, unit, 0, monotone) for n in range(1, rules.dice + 1)]
         if rules.entry is EntryRule.FIRST_ROLL and rules.entry_threshold > 0:
-            first = _dice_model(rules, rules.dice, unit, rules.entry_threshold)
+            first = _dice_model(rules, rules.dice, unit, rules.entry_threshold, monotone)
         else:
             first = by_dice[rules.dice]
         model = ThrowModel(rules, unit, tuple(by_dice), first)
-        _MODELS[rules] = model
+        _MODELS[key] = model
     return model

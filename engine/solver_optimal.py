@@ -71,7 +71,7 @@ class OptimalTable:
     _bases: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        model = throw_model(self.rules)
+        model = throw_model(self.rules, monotone=False)
         self.dice = model.dice
         self.model = model
         self.max_score = _max_score(model.by_dice)
@@ -224,7 +224,7 @@ def _margin(reach: ReachTable, dice: int) -> int:
 def solve_optimal(rules: Rules, *, progress: Progress | None = None) -> OptimalTable:
     """Solve ``rules`` (two players, its own target) exactly; see the module docstring."""
     began = time.perf_counter()
-    model = throw_model(rules)
+    model = throw_model(rules, monotone=False)
     unit = model.unit
     target = -(-rules.target // unit)
     probe = solve_reach(rules, target + 100)

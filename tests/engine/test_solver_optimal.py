@@ -1,0 +1,117 @@
+"""The optimal solver: its table satisfies the Bellman equations, recomputed from the real scoring."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from engine.rules import EntryRule, KeepRule, Rules, find_rules
+from engine.scoring import score_throw, throw_distribution
+from engine.solver_optimal import BadTable, OptimalTable, solve_optimal
+
+
+@functools.cache
+def solved(name: str, target: int) -> OptimalTable:
+    return solve_optimal(find_rules(name).with_target(target))
+
+
+# Small targets keep the solves to a second or two; between them they cover keep-all and choose,
+# all three entry rules, both end rules (seats) and passing.
+CASES = [("greed", 600), ("greed-koans", 600), ("farkle", 400), ("greed-house", 400)]
+
+
+def roll_by_hand(table: OptimalTable, s: int, i: int, j: int, k: int, n: int) -> float:
+    """R(k, n) recomputed from `score_throw` over every throw (not the solver's reduced model)."""
+    rules: Rules = table.rules
+    unit = table.unit
+    lose = 1.0 - table.start_value(table.other(s), j, i)
+    first = k == 0
+    total = 0.0
+    for outcome in throw_distribution(rules, n):
+        scoring = score_throw(rules, outcome.dice)
+        bust = scoring.is_bust or (
+            first and i == 0 and not rules.first_roll_enters(scoring.best, entered=False)
+        )
+        if bust:
+            total += outcome.probability * lose
+            continue
+        keeps = scoring.options if rules.keep is KeepRule.CHOOSE else (scoring.options[0],)
+        best = 0.0
+        for keep in keeps:
+            left = n - len(keep.dice) or rules.dice
+            best = max(best, table.value(s, i, j, k + keep.score // unit, left))
+        total += outcome.probability * best
+    return total
+
+
+@pytest.mark.parametrize(("name", "target"), CASES)
+def test_bellman_equations_on_sampled_states(name: str, target: int) -> None:
+    table = solved(name, target)
+    rng = random.Random(5)
+    for s in range(table.seats):
+        for i, j in [(0, 0), (0, table.target - 1), (table.target - 1, 0)]:
+            assert table.start_value(s, i, j) == pytest.approx(
+                roll_by_hand(table, s, i, j, 0, table.dice), abs=1e-6
+            )
+    for _ in range(40):
+        s = rng.randrange(table.seats)
+        i, j = rng.randrange(table.target), rng.randrange(table.target)
+        n = rng.randint(1, table.dice)
+        k = rng.randrange(1, table.span(i))
+        assert table.roll(s, i, j, k, n) == pytest.approx(
+            roll_by_hand(table, s, i, j, k, n), abs=2e-6
+        ), (s, i, j, k, n)
+        assert 0.0 <= table.value(s, i, j, k, n) <= 1.0
+
+
+@pytest.mark.parametrize(("name", "target"), CASES)
+def test_bank_values_follow_the_end_rules(name: str, target: int) -> None:
+    table = solved(name, target)
+    t = table.target
+    # Banking to the target with a huge lead: the opponent needs more than a target in one turn.
+    assert table.bank(0, t - 1, 0, table.margin, 1) > 0.5
+    if table.seats == 2:
+        assert table.bank(1, t - 1, t - 1, 1, 1) == 1.0  # the second player completes the round
+    # Before the target, banking hands the opponent the start of their turn.
+    if not table.rules.passing:
+        assert table.bank(0, 2, 3, 3, 2) == pytest.approx(
+            1 - table.start_value(table.other(0), 3, 5)
+        )
+
+
+def test_entry_threshold_forbids_small_banks() -> None:
+    table = solved("greed-house", 400)
+    assert table.rules.entry is EntryRule.FIRST_SCORE
+    assert not table.can_bank(0, 9)  # 450 < 500 before entering
+    assert table.can_bank(0, 10) and table.can_bank(3, 1)
+    assert table.bank(0, 0, 3, 9, 2) == -1.0
+    assert table.rolls_on(0, 0, 3, 9, 1)  # must throw on, even with one die
+
+
+def test_one_die_with_a_large_total_banks() -> None:
+    table = solved("farkle", 400)
+    assert not table.rolls_on(0, 0, 0, 6, 1)  # 300 with one die at 0-0: bank
+    assert table.rolls_on(0, 0, 0, 1, 6)  # 50 with six dice: throw
+
+
+def test_probabilities_are_sane_and_the_leader_is_ahead() -> None:
+    table = solved("farkle", 400)
+    first = table.first_player_wins()
+    assert 0.5 < first < 0.7  # going first helps in farkle
+    assert table.start_value(0, 7, 0) > table.start_value(0, 0, 7)
+    assert solved("greed", 600).first_player_wins() < 0.5  # the second player ends the round
+
+
+def test_table_bytes_round_trip() -> None:
+    table = solved("greed-koans", 600)
+    again = OptimalTable.from_bytes(table.to_bytes(), table.rules)
+    assert again.start == table.start and again.rolls == table.rolls
+    assert again.first_player_wins() == table.first_player_wins()
+    with pytest.raises(BadTable):
+        OptimalTable.from_bytes(table.to_bytes(), find_rules("greed-koans"))
+    with pytest.raises(BadTable):
+        OptimalTable.from_bytes(table.to_bytes()[:-8], table.rules)
+    with pytest.raises(BadTable):
+        OptimalTable.from_bytes(b"nonsense\n", table.rules)
