@@ -1,4 +1,4 @@
-"""The optimal solver: its table satisfies the Bellman equations, recomputed from the real scoring."""
+"""The optimal solver: its table satisfies the Bellman equations, recomputed by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Computer players: specs, the greedy dial, the expert's thresholds, the final round, whole games."""
+"""Computer players: specs, the greedy dial, expert thresholds, the final round, games."""
 
 from __future__ import annotations
 
