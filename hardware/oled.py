@@ -112,7 +112,7 @@ def _draw_totals(draw: ImageDraw.ImageDraw, view: TableView, width: int, y: int)
         left = index * cell + (1 if index else 0)
         right = width - 2 if is_last else (index + 1) * cell - 4
         total = str(player.total)
-        room = right - left - _length(total, size) - 2
+        room = right - left - _length(total, size) - 1
         name = player.name
         while name and _length(name, size) > room:
             name = name[:-1].rstrip()
