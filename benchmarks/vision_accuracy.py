@@ -75,15 +75,15 @@ def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
         tray = render_tray(values, seed=seed)
         labels = []
         for die in tray.dice:
-            box = die.box
-            labels.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, die.value))
+            (cx, cy), half = die.center, die.size_px / 2  # the top face, where the pips are
+            labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, die.value))
         total += score_image(read(tray.frame, params), labels)
     return total
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--dataset", help="only this dataset folder name")
+    parser.add_argument("--dataset", help="only this dataset folder name (or synthetic)")
     parser.add_argument("--synthetic", type=int, default=1000, help="synthetic throws (0: none)")
     parser.add_argument("--failures", action="store_true", help="list the images read wrong")
     args = parser.parse_args()
@@ -101,7 +101,7 @@ def main() -> int:
                 f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
                 f"throw accuracy {score.throw_accuracy:.4f}"
             )
-    if args.synthetic > 0 and not args.dataset:
+    if args.synthetic > 0 and args.dataset in (None, "synthetic"):
         synthetic = evaluate_synthetic(args.synthetic, params)
         if synthetic is None:
             print("skipped synthetic throws: vision.render is not there yet")

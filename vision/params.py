@@ -17,8 +17,10 @@ class ReaderParams:
     """
 
     roi: Polygon | None = None
-    # Pip candidates: adaptive threshold at several block sizes, both polarities.
-    block_sizes: tuple[int, ...] = (9, 21, 45)
+    # Pip candidates: adaptive threshold (block, offset) on each level of an image pyramid, both
+    # polarities; each level down finds pips twice as large.
+    block_size: int = 21
+    pyramid_levels: int = 3
     threshold_offset: float = 7.0
     min_pip_area: int = 5
     max_pip_area_fraction: float = 0.004

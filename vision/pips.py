@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import numpy.typing as npt
+from cv2.typing import MatLike
 
 from vision.params import ReaderParams
 from vision.types import Frame
@@ -26,6 +27,12 @@ _RING_RADIUS = 1.7  # in pip radii: outside the blurred pip edge, inside the die
 _ANGLES = np.linspace(0.0, 2.0 * math.pi, _RING_SAMPLES, endpoint=False)
 _COS = np.cos(_ANGLES)
 _SIN = np.sin(_ANGLES)
+
+
+Shape = tuple[float, float, float]
+"""A blob's second moments (xx, xy, yy) scaled to determinant 1: its outline's shape, not size."""
+
+_ROUND: Shape = (1.0, 0.0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,73 +58,76 @@ def to_gray(frame: Frame) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
 
 
-Shape = tuple[float, float, float]
-"""A blob's second moments (xx, xy, yy) scaled to determinant 1: its outline's shape, not size."""
+# A blob found at one pyramid level, in full-resolution pixels:
+# (x, y, diameter, circularity, elongation, shape).
+_Blob = tuple[float, float, float, float, float, Shape]
 
-_ROUND: Shape = (1.0, 0.0, 1.0)
 
-
-def _shape_of(mask: npt.NDArray[np.uint8]) -> tuple[float, float, Shape]:
-    """Circularity (4πA/P²), elongation (major/minor axis) and shape of the blob in ``mask``."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return 0.0, math.inf, _ROUND
-    contour = max(contours, key=cv2.contourArea)
-    area = float(cv2.contourArea(contour)) + 0.5 * len(contour)  # pixel area, not polygon area
-    perimeter = float(cv2.arcLength(contour, True)) + 1e-6
+def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> _Blob | None:
+    """The blob outlined by ``contour`` (at a level ``scale`` times smaller) if it is pip-like."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if max(w, h) > params.max_aspect * 1.2 * max(min(w, h), 1):
+        return None
+    perimeter = float(cv2.arcLength(contour, True))
+    area = float(cv2.contourArea(contour)) + 0.5 * perimeter + 1.0  # pixels, not polygon area
+    if area < params.min_pip_area:
+        return None
+    fill = area / (w * h)
+    if not params.min_fill <= fill <= params.max_fill:
+        return None
     circularity = min(1.0, 4.0 * math.pi * area / (perimeter + math.pi) ** 2)
-    m = cv2.moments(mask, binaryImage=True)
-    if m["m00"] <= 0:
-        return circularity, math.inf, _ROUND
-    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-    spread = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4.0 * mu11**2))
-    major = mu20 + mu02 + spread
-    minor = max(mu20 + mu02 - spread, 1e-6)
-    det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
-    return circularity, math.sqrt(major / minor), (mu20 / det, mu11 / det, mu02 / det)
+    if circularity < params.min_circularity:
+        return None
+    m = cv2.moments(contour)
+    if m["m00"] <= 1e-6:
+        cx, cy = x + (w - 1) / 2.0, y + (h - 1) / 2.0
+        shape, elongation = _ROUND, 1.0
+    else:
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        spread = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4.0 * mu11**2))
+        major = mu20 + mu02 + spread
+        minor = max(mu20 + mu02 - spread, 1e-6)
+        elongation = math.sqrt(major / minor)
+        det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
+        shape = (mu20 / det, mu11 / det, mu02 / det)
+    if elongation > params.max_aspect:
+        return None
+    diameter = 2.0 * math.sqrt(area / math.pi) * scale
+    return (
+        (cx + 0.5) * scale - 0.5,
+        (cy + 0.5) * scale - 0.5,
+        diameter,
+        circularity,
+        elongation,
+        shape,
+    )
 
 
-def _blobs(
-    source: npt.NDArray[np.uint8], block: int, params: ReaderParams
-) -> list[tuple[float, float, float, float, float, Shape, float]]:
-    """Round compact blobs darker than their neighbourhood: (x, y, diameter, circularity, inner)."""
-    binary = cv2.adaptiveThreshold(
-        source,
-        255,
-        cv2.ADAPTIVE_THRESH_MEAN_C,
-        cv2.THRESH_BINARY_INV,
-        block,
-        params.threshold_offset,
-    )
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    if count <= 1:
-        return []
-    max_area = params.max_pip_area_fraction * source.shape[0] * source.shape[1]
-    x, y, w, h, area = (stats[:, i] for i in range(5))
-    fill = area / np.maximum(w * h, 1)
-    aspect = np.maximum(w, h) / np.maximum(np.minimum(w, h), 1)
-    keep = (
-        (area >= params.min_pip_area)
-        & (area <= max_area)
-        & (fill >= params.min_fill)
-        & (fill <= params.max_fill)
-        & (aspect <= params.max_aspect * 1.2)
-        & (w < block)
-        & (h < block)
-    )
-    keep[0] = False
-    found = []
-    for i in np.flatnonzero(keep):
-        x0, y0, x1, y1 = int(x[i]), int(y[i]), int(x[i] + w[i]), int(y[i] + h[i])
-        mask = np.where(labels[y0:y1, x0:x1] == i, 255, 0).astype(np.uint8)
-        mask = np.pad(mask, 1)
-        circularity, elongation, shape = _shape_of(mask)
-        if circularity < params.min_circularity or elongation > params.max_aspect:
+def _level_blobs(
+    gray: npt.NDArray[np.uint8], scale: float, params: ReaderParams
+) -> tuple[list[_Blob], list[_Blob]]:
+    """Dark and light pip-like blobs of one pyramid level (``gray`` is ``scale`` times smaller)."""
+    block = params.block_size | 1
+    mean = cv2.boxFilter(gray, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
+    offset = round(params.threshold_offset)
+    shift = np.full_like(gray, offset)
+    dark = np.asarray(cv2.compare(gray, cv2.subtract(mean, shift), cv2.CMP_LT), dtype=np.uint8)
+    light = np.asarray(cv2.compare(gray, cv2.add(mean, shift), cv2.CMP_GT), dtype=np.uint8)
+    max_area = params.max_pip_area_fraction * gray.shape[0] * gray.shape[1] * scale * scale
+    found: tuple[list[_Blob], list[_Blob]] = ([], [])
+    for binary, out in ((dark, found[0]), (light, found[1])):
+        # Outer boundaries only, but also those nested in holes: a pip lies inside the hole that a
+        # die makes in the bright or dark ring of tray around it.
+        contours, hierarchy = cv2.findContours(binary, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if hierarchy is None:
             continue
-        inner = float(source[y0:y1, x0:x1][mask[1:-1, 1:-1] > 0].mean())
-        diameter = 2.0 * math.sqrt(float(area[i]) / math.pi)
-        cx, cy = (float(v) for v in centroids[i])
-        found.append((cx, cy, diameter, circularity, elongation, shape, inner))
+        for contour, links in zip(contours, hierarchy[0], strict=True):
+            if links[3] >= 0 or len(contour) > 4 * block:
+                continue  # far too long an outline for a pip
+            blob = _blob_of(contour, scale, params)
+            if blob is not None and blob[2] ** 2 * 0.785 <= max_area:
+                out.append(blob)
     return found
 
 
@@ -127,44 +137,71 @@ def find_pips(
     """Every pip candidate in the frame, the strongest first, without duplicates across scales."""
     smooth = np.asarray(cv2.GaussianBlur(frame, (5, 5), 0), dtype=np.uint8)
     smooth_gray = to_gray(smooth).astype(np.float32)
+    integral = cv2.integral(gray)
     height, width = gray.shape
+    blobs: list[tuple[bool, _Blob]] = []
+    level = gray
+    scale = 1.0
+    for _ in range(params.pyramid_levels):
+        if min(level.shape) < params.block_size:
+            break
+        dark, light = _level_blobs(level, scale, params)
+        blobs.extend((True, b) for b in dark)
+        blobs.extend((False, b) for b in light)
+        level = np.asarray(cv2.pyrDown(level), dtype=np.uint8)
+        scale *= 2.0
+    if not blobs:
+        return ()
+    table = np.array([b[:3] for _, b in blobs], dtype=np.float64)
+    is_dark = np.array([d for d, _ in blobs])
+    cx, cy, diameter = table[:, 0], table[:, 1], table[:, 2]
+    # Inner level: mean grey over the central square of the pip, from the integral image.
+    half = np.maximum(0.25 * diameter, 0.5)
+    x0 = np.clip(np.rint(cx - half), 0, width - 1).astype(np.intp)
+    x1 = np.clip(np.rint(cx + half) + 1, 1, width).astype(np.intp)
+    y0 = np.clip(np.rint(cy - half), 0, height - 1).astype(np.intp)
+    y1 = np.clip(np.rint(cy + half) + 1, 1, height).astype(np.intp)
+    x1 = np.maximum(x1, x0 + 1)
+    y1 = np.maximum(y1, y0 + 1)
+    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    inner = total / ((x1 - x0) * (y1 - y0))
+    # Ring just outside the pip: the face it sits on.
+    radius = (_RING_RADIUS * diameter / 2.0 + 1.0)[:, None]
+    xs = np.clip(np.rint(cx[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(cy[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
+    ring = smooth_gray[ys, xs]
+    ring_level = np.median(ring, axis=1)
+    contrast = np.where(is_dark, ring_level - inner, inner - ring_level)
+    q25, q75 = np.percentile(ring, [25.0, 75.0], axis=1)
+    spread = (q75 - q25) / np.maximum(contrast, 1.0)
+    relative = contrast / np.maximum(np.maximum(ring_level, inner), 1.0)
+    keep = (
+        (contrast >= params.min_pip_contrast)
+        & (relative >= params.min_relative_contrast)
+        & (spread <= params.max_ring_spread)
+    )
     candidates: list[Pip] = []
-    for is_dark in (True, False):
-        source = gray if is_dark else np.asarray(255 - gray, dtype=np.uint8)
-        for block in params.block_sizes:
-            for cx, cy, diameter, circularity, elongation, shape, inner in _blobs(
-                source, block, params
-            ):
-                radius = _RING_RADIUS * diameter / 2.0 + 1.0
-                xs = np.clip(np.rint(cx + radius * _COS), 0, width - 1).astype(np.intp)
-                ys = np.clip(np.rint(cy + radius * _SIN), 0, height - 1).astype(np.intp)
-                ring = smooth_gray[ys, xs]
-                ring_level = float(np.median(ring))
-                inner_level = inner if is_dark else 255.0 - inner
-                contrast = ring_level - inner_level if is_dark else inner_level - ring_level
-                quartiles = np.percentile(ring, [25.0, 75.0])
-                spread = float(quartiles[1] - quartiles[0]) / max(contrast, 1.0)
-                relative = contrast / max(ring_level, inner_level, 1.0)
-                if (
-                    contrast < params.min_pip_contrast
-                    or relative < params.min_relative_contrast
-                    or spread > params.max_ring_spread
-                ):
-                    continue
-                colour = np.median(smooth[ys, xs].astype(np.float32), axis=0)
-                candidates.append(
-                    Pip(
-                        cx,
-                        cy,
-                        diameter,
-                        is_dark,
-                        contrast,
-                        circularity,
-                        elongation,
-                        shape,
-                        (float(colour[0]), float(colour[1]), float(colour[2])),
-                    )
-                )
+    for k in np.flatnonzero(keep):
+        _, blob = blobs[k]
+        colour = np.median(smooth[ys[k], xs[k]].astype(np.float32), axis=0)
+        size, elongation, shape = _measure(
+            gray, blob[0], blob[1], blob[2], bool(is_dark[k]), 0.5 * (inner[k] + ring_level[k])
+        )
+        if elongation > params.max_aspect:
+            continue
+        candidates.append(
+            Pip(
+                blob[0],
+                blob[1],
+                size,
+                bool(is_dark[k]),
+                float(contrast[k]),
+                blob[3],
+                elongation,
+                shape,
+                (float(colour[0]), float(colour[1]), float(colour[2])),
+            )
+        )
     candidates.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
     kept: list[Pip] = []
     for pip in candidates:
@@ -176,6 +213,39 @@ def find_pips(
     if debug is not None:
         debug("pips", draw_pips(frame, kept))
     return tuple(kept)
+
+
+def _measure(
+    gray: npt.NDArray[np.uint8], x: float, y: float, diameter: float, is_dark: bool, middle: float
+) -> tuple[float, float, Shape]:
+    """The pip's diameter, elongation and shape, measured on the pixels beyond the level half way
+    between pip and face: this does not depend on the threshold or pyramid level that found it."""
+    reach = 0.65 * diameter + 1.0
+    height, width = gray.shape
+    x0, x1 = max(0, int(x - reach)), min(width, int(x + reach) + 2)
+    y0, y1 = max(0, int(y - reach)), min(height, int(y + reach) + 2)
+    patch = gray[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    near = (xx - x) ** 2 + (yy - y) ** 2 <= reach * reach
+    inside = (patch < middle) if is_dark else (patch > middle)
+    mask = inside & near
+    area = float(np.count_nonzero(mask))
+    size = max(1.0, 2.0 * math.sqrt(area / math.pi))
+    if area < 5:
+        return size, 1.0, _ROUND
+    px = xx[mask].astype(np.float64)
+    py = yy[mask].astype(np.float64)
+    px -= px.mean()
+    py -= py.mean()
+    mu20, mu02, mu11 = float(px @ px) / area, float(py @ py) / area, float(px @ py) / area
+    # A pixel is a unit square, not a point: add its own second moment so tiny pips look round.
+    mu20 += 1.0 / 12.0
+    mu02 += 1.0 / 12.0
+    spread = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4.0 * mu11**2))
+    major = mu20 + mu02 + spread
+    minor = max(mu20 + mu02 - spread, 1e-6)
+    det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
+    return size, math.sqrt(major / minor), (mu20 / det, mu11 / det, mu02 / det)
 
 
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:

@@ -1,0 +1,92 @@
+"""Dice reader speed: median milliseconds to read one 640×480 frame with 6 dice on one core
+(OpenCV set to one thread), and peak memory. Frames come from the synthetic tray renderer, or from
+the labelled photos in <repo>/../shared/datasets when the renderer is missing.
+
+Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision import Frame, ReaderParams, read  # noqa: E402
+
+DATASETS = ROOT.parent / "shared" / "datasets"
+
+
+def synthetic_frames(count: int) -> list[Frame]:
+    """Rendered 640×480 frames of six dice, or [] when the renderer is not there."""
+    try:
+        render_tray = importlib.import_module("vision.render").render_tray
+    except (ImportError, AttributeError):
+        return []
+    rng = np.random.default_rng(7)
+    return [
+        render_tray([int(v) for v in rng.integers(1, 7, 6)], seed=seed).frame
+        for seed in range(count)
+    ]
+
+
+def photo_frames(count: int) -> list[Frame]:
+    """Up to ``count`` 640×480 photos from the datasets folder."""
+    frames: list[Frame] = []
+    for path in sorted(DATASETS.glob("*/images/*.jpg")):
+        image = cv2.imread(str(path))
+        if image is not None and image.shape[:2] == (480, 640):
+            frames.append(np.asarray(image, dtype=np.uint8))
+        if len(frames) >= count:
+            break
+    return frames
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--frames", type=int, default=30)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    params = ReaderParams()
+    for name, frames in (
+        ("synthetic 6 dice", synthetic_frames(args.frames)),
+        ("real photos 640x480", photo_frames(args.frames)),
+    ):
+        if not frames:
+            print(f"{name}: skipped (no frames)")
+            continue
+        read(frames[0], params)  # warm up
+        times = []
+        for _ in range(args.repeat):
+            for frame in frames:
+                start = time.perf_counter()
+                read(frame, params)
+                times.append((time.perf_counter() - start) * 1000.0)
+        tracemalloc.start()
+        for frame in frames[:5]:
+            read(frame, params)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(
+            f"{name}: {len(frames)} frames, median {statistics.median(times):.2f} ms, "
+            f"p90 {sorted(times)[int(0.9 * len(times))]:.2f} ms, "
+            f"peak traced memory per read {peak / 1e6:.1f} MB"
+        )
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    print(f"peak resident memory of the process {rss:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""`dicekeeper read [--json] [--annotate DIR] IMAGE ...`: read the dice in still images.
+
+With ``--json`` one line per image: ``{"image": PATH, "dice": [{"value", "x", "y", "w", "h",
+"confidence"}, ...]}``. A file that is not an image gets a one-line error on stderr naming it; the
+other images are still read, and the exit status is then 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import InvalidFrame, Reading, read
+from vision.annotate import annotate
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``read`` command."""
+    parser = subparsers.add_parser(
+        "read",
+        help="read the dice in still images",
+        description="Read the dice in still images (one line per image).",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--annotate",
+        metavar="DIR",
+        type=Path,
+        help="write each image with the dice boxed and their values drawn into DIR",
+    )
+    parser.add_argument("images", metavar="IMAGE", nargs="+", help="image files to read")
+    parser.set_defaults(func=run)
+
+
+def reading_to_json(image: str, reading: Reading) -> str:
+    """The one-line JSON form of an image's reading."""
+    dice = [
+        {
+            "value": die.value,
+            "x": round(die.center[0], 1),
+            "y": round(die.center[1], 1),
+            "w": die.box.w,
+            "h": die.box.h,
+            "confidence": round(die.confidence, 3),
+        }
+        for die in reading.dice
+    ]
+    return json.dumps({"image": image, "dice": dice})
+
+
+def reading_to_text(image: str, reading: Reading) -> str:
+    """The one-line human form of an image's reading: the values in reading order, ? if unread."""
+    values = " ".join("?" if v is None else str(v) for v in reading.values) or "no dice"
+    return f"{image}: {values}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read every image named; report the ones that are not images and exit 2 if there were any."""
+    failed = False
+    annotate_dir: Path | None = args.annotate
+    if annotate_dir is not None:
+        annotate_dir.mkdir(parents=True, exist_ok=True)
+    for image in args.images:
+        loaded = cv2.imread(image, cv2.IMREAD_COLOR) if Path(image).is_file() else None
+        if loaded is None:
+            print(f"dicekeeper read: {image!r} is not an image (cannot be read)", file=sys.stderr)
+            failed = True
+            continue
+        frame = np.asarray(loaded, dtype=np.uint8)
+        try:
+            reading = read(frame)
+        except InvalidFrame as exc:
+            print(f"dicekeeper read: {image!r}: {exc}", file=sys.stderr)
+            failed = True
+            continue
+        print(reading_to_json(image, reading) if args.json else reading_to_text(image, reading))
+        if annotate_dir is not None:
+            target = annotate_dir / f"{Path(image).stem}.annotated.png"
+            if not cv2.imwrite(str(target), annotate(frame, reading)):
+                print(f"dicekeeper read: cannot write {str(target)!r}", file=sys.stderr)
+                failed = True
+        sys.stdout.flush()
+    return EXIT_BAD_INPUT if failed else EXIT_OK
