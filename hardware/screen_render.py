@@ -10,91 +10,29 @@ import os
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
+from hardware.screen_draw import (
+    ALERT,
+    BAR,
+    FELT,
+    FELT_DARK,
+    GOLD,
+    INK,
+    MUTED,
+    PIP,
+    die_image,
+    font,
+    player_color,
+    text,
+    wrap,
+)
+from hardware.screen_panels import draw_chart, draw_menu, draw_remark, draw_scores
 from hardware.view import Phase, TableView
 
-Color = tuple[int, int, int]
-FELT: Color = (16, 72, 52)
-FELT_DARK: Color = (10, 48, 35)
-BAR: Color = (8, 30, 24)
-INK: Color = (236, 240, 232)
-MUTED: Color = (150, 180, 165)
-IVORY: Color = (250, 247, 238)
-PIP: Color = (30, 30, 36)
-GOLD: Color = (255, 196, 40)
-ALERT: Color = (196, 48, 48)
-PLAYER_COLORS: tuple[Color, ...] = (
-    (255, 140, 60),
-    (90, 170, 255),
-    (240, 90, 160),
-    (130, 220, 110),
-    (200, 150, 255),
-    (250, 230, 90),
-)
-PIPS = {
-    1: ((0.5, 0.5),),
-    2: ((0.25, 0.25), (0.75, 0.75)),
-    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
-    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
-    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
-    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
-}
-
-
-def player_color(index: int) -> Color:
-    """The colour of player ``index`` in the table and the chart."""
-    return PLAYER_COLORS[index % len(PLAYER_COLORS)]
-
-
-@cache
-def font(size: int) -> pygame.font.Font:
-    """pygame's built-in font at ``size`` pixels (no font file needed)."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    return pygame.font.Font(None, max(size, 8))
-
-
-def text(
-    surface: pygame.Surface,
-    words: str,
-    size: int,
-    color: Color,
-    *,
-    at: tuple[int, int],
-    anchor: str = "topleft",
-    width: int | None = None,
-) -> pygame.Rect:
-    """Draw ``words`` with its ``anchor`` (a pygame Rect attribute) at ``at``; cut to ``width``."""
-    face = font(size)
-    if width is not None and face.size(words)[0] > width:
-        while words and face.size(words + "…")[0] > width:
-            words = words[:-1]
-        words += "…"
-    image = face.render(words, True, color)
-    rect = image.get_rect(**{anchor: at})
-    surface.blit(image, rect)
-    return rect
-
-
-def die_image(value: int, side: int, *, ring: Color | None = None) -> pygame.Surface:
-    """A die of ``side`` pixels showing ``value``, optionally ringed (the selected keep)."""
-    pad = max(side // 10, 3) if ring else 0
-    image = pygame.Surface((side + 2 * pad, side + 2 * pad), pygame.SRCALPHA)
-    if ring:
-        pygame.draw.rect(image, ring, image.get_rect(), border_radius=side // 4)
-    body = pygame.Rect(pad, pad, side, side)
-    shadow = body.move(0, max(side // 24, 1))
-    pygame.draw.rect(image, (170, 165, 150), shadow, border_radius=side // 6)
-    pygame.draw.rect(image, IVORY, body, border_radius=side // 6)
-    radius = max(side // 11, 2)
-    for fx, fy in PIPS[value]:
-        center = (pad + round(fx * side), pad + round(fy * side))
-        pygame.draw.circle(image, (200, 40, 40) if value == 1 else PIP, center, radius)
-    return image
+__all__ = ["ALERT", "GOLD", "player_color", "render_screen", "render_screen_image"]
 
 
 def _selected_positions(view: TableView) -> set[int]:
@@ -212,172 +150,6 @@ def _draw_options(surface: pygame.Surface, view: TableView, area: pygame.Rect, s
         x = chip.right + round(10 * s)
 
 
-def _draw_scores(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
-    row_height = round(32 * s)
-    y = area.top
-    for index, player in enumerate(view.players):
-        row = pygame.Rect(area.left, y, area.width, row_height - round(4 * s))
-        if index == view.current and view.winner is None:
-            pygame.draw.rect(surface, (30, 95, 70), row, border_radius=round(8 * s))
-        if index == view.winner:
-            pygame.draw.rect(surface, GOLD, row, border_radius=round(8 * s))
-        ink = PIP if index == view.winner else INK
-        pygame.draw.circle(
-            surface, player_color(index), (row.left + round(14 * s), row.centery), round(7 * s)
-        )
-        name = player.name + (" (cpu)" if player.is_computer else "")
-        name_width = row.width - round(110 * s)
-        text(
-            surface,
-            name,
-            round(26 * s),
-            ink,
-            at=(row.left + round(28 * s), row.centery),
-            anchor="midleft",
-            width=name_width,
-        )
-        total = str(player.total)
-        if not player.has_entered and index != view.winner:
-            ink = MUTED
-        text(
-            surface,
-            total,
-            round(28 * s),
-            ink,
-            at=(row.right - round(8 * s), row.centery),
-            anchor="midright",
-        )
-        y += row_height
-    return y
-
-
-def _draw_chart(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> None:
-    pygame.draw.rect(surface, FELT_DARK, area, border_radius=round(10 * s))
-    histories = [(0, *p.history) for p in view.players]
-    turns = max((len(h) for h in histories), default=1) - 1
-    top = max([view.target, *(max(h) for h in histories), 100])
-    plot = area.inflate(-round(40 * s), -round(36 * s)).move(round(8 * s), round(2 * s))
-    text(
-        surface,
-        "score per turn",
-        round(18 * s),
-        MUTED,
-        at=(area.left + round(8 * s), area.top + round(4 * s)),
-    )
-
-    def point(turn: int, score: int) -> tuple[int, int]:
-        x = plot.left + round(plot.width * turn / max(turns, 1))
-        return x, plot.bottom - round(plot.height * score / top)
-
-    pygame.draw.line(surface, MUTED, plot.bottomleft, plot.bottomright, 1)
-    if view.target:
-        y = point(0, view.target)[1]
-        for x in range(plot.left, plot.right, round(10 * s)):
-            pygame.draw.line(surface, GOLD, (x, y), (min(x + round(5 * s), plot.right), y), 1)
-        label = f"goal {view.target}"
-        text(
-            surface,
-            label,
-            round(18 * s),
-            GOLD,
-            at=(plot.right, y - round(2 * s)),
-            anchor="bottomright",
-        )
-    if turns > 0:
-        label = f"{turns} turns" if turns > 1 else "1 turn"
-        text(
-            surface,
-            label,
-            round(16 * s),
-            MUTED,
-            at=(plot.right, plot.bottom + round(3 * s)),
-            anchor="topright",
-        )
-    for index, history in enumerate(histories):
-        points = [point(turn, score) for turn, score in enumerate(history)]
-        width = max(round(3 * s), 1) if index == view.current else max(round(2 * s), 1)
-        if len(points) > 1:
-            pygame.draw.lines(surface, player_color(index), False, points, width)
-        pygame.draw.circle(surface, player_color(index), points[-1], round(4 * s))
-
-
-def _draw_menu(surface: pygame.Surface, view: TableView, s: float) -> None:
-    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    shade.fill((0, 0, 0, 170))
-    surface.blit(shade, (0, 0))
-    row = round(40 * s)
-    panel = pygame.Rect(0, 0, round(420 * s), row * len(view.menu) + round(80 * s))
-    panel.center = surface.get_rect().center
-    pygame.draw.rect(surface, BAR, panel, border_radius=round(14 * s))
-    text(
-        surface,
-        "MENU",
-        round(34 * s),
-        GOLD,
-        at=(panel.centerx, panel.top + round(14 * s)),
-        anchor="midtop",
-    )
-    for index, item in enumerate(view.menu):
-        line = pygame.Rect(
-            panel.left + round(16 * s),
-            panel.top + round(56 * s) + index * row,
-            panel.width - round(32 * s),
-            row - round(6 * s),
-        )
-        if index == view.menu_selected:
-            pygame.draw.rect(surface, GOLD, line, border_radius=round(8 * s))
-        ink = PIP if index == view.menu_selected else INK
-        text(
-            surface,
-            item,
-            round(28 * s),
-            ink,
-            at=(line.left + round(12 * s), line.centery),
-            anchor="midleft",
-        )
-
-
-def _draw_remark(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
-    """A speech bubble with the current (computer) player's remark; returns the y below it."""
-    current = view.current if view.current is not None else 0
-    size = round(24 * s)
-    pad = round(10 * s)
-    lines = _wrap(f"“{view.remark}”", size, area.width - 2 * pad - round(40 * s))[:2]
-    bubble = pygame.Rect(area.left + round(40 * s), area.top, area.width - round(40 * s), 0)
-    bubble.height = 2 * pad + size * len(lines) - round(4 * s)
-    pygame.draw.rect(surface, (250, 240, 215), bubble, border_radius=round(12 * s))
-    tip = bubble.left
-    pygame.draw.polygon(
-        surface,
-        (250, 240, 215),
-        [
-            (tip, bubble.top + round(12 * s)),
-            (tip - round(14 * s), bubble.top + round(18 * s)),
-            (tip, bubble.top + round(26 * s)),
-        ],
-    )
-    pygame.draw.circle(
-        surface,
-        player_color(current),
-        (area.left + round(14 * s), bubble.top + round(18 * s)),
-        round(12 * s),
-    )
-    for number, line in enumerate(lines):
-        at = (bubble.left + pad, bubble.top + pad + number * size)
-        text(surface, line, size, (60, 45, 30), at=at)
-    return bubble.bottom + round(8 * s)
-
-
-def _wrap(words: str, size: int, width: int) -> list[str]:
-    lines: list[str] = []
-    for word in words.split():
-        if lines and font(size).size(f"{lines[-1]} {word}")[0] <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines
-
-
 def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) -> None:
     """Draw the whole table for ``view`` onto ``surface`` (any size; laid out for 800×480).
 
@@ -470,9 +242,9 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
         _draw_options(surface, view, pygame.Rect(left.left, y, left.width, round(38 * s)), s)
         y += round(48 * s)
     if view.remark:
-        y = _draw_remark(surface, view, pygame.Rect(left.left, y, left.width, 0), s)
+        y = draw_remark(surface, view, pygame.Rect(left.left, y, left.width, 0), s)
     if view.message:
-        lines = _wrap(view.message, round(25 * s), left.width - round(20 * s))[:2]
+        lines = wrap(view.message, round(25 * s), left.width - round(20 * s))[:2]
         bar = pygame.Rect(left.left, y, left.width, round((10 + 24 * len(lines)) * s))
         pygame.draw.rect(surface, ALERT, bar, border_radius=round(8 * s))
         for number, line in enumerate(lines):
@@ -484,9 +256,9 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
             surface, f"hint: {view.hint}", round(22 * s), MUTED, at=(left.left, y), width=left.width
         )
 
-    chart_top = _draw_scores(surface, view, right, s) + round(8 * s)
+    chart_top = draw_scores(surface, view, right, s) + round(8 * s)
     if right.bottom - chart_top > round(80 * s):
-        _draw_chart(
+        draw_chart(
             surface,
             view,
             pygame.Rect(right.left, chart_top, right.width, right.bottom - chart_top),
@@ -494,7 +266,7 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
         )
 
     if view.phase is Phase.MENU:
-        _draw_menu(surface, view, s)
+        draw_menu(surface, view, s)
     pygame.draw.rect(surface, BAR, (0, height - round(40 * s), width, round(40 * s)))
     if view.prompt:
         text(

@@ -1,0 +1,99 @@
+"""Drawing primitives of the big screen: colours, pygame's built-in font, text and dice."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+
+Color = tuple[int, int, int]
+FELT: Color = (16, 72, 52)
+FELT_DARK: Color = (10, 48, 35)
+BAR: Color = (8, 30, 24)
+INK: Color = (236, 240, 232)
+MUTED: Color = (150, 180, 165)
+IVORY: Color = (250, 247, 238)
+PIP: Color = (30, 30, 36)
+GOLD: Color = (255, 196, 40)
+ALERT: Color = (196, 48, 48)
+PLAYER_COLORS: tuple[Color, ...] = (
+    (255, 140, 60),
+    (90, 170, 255),
+    (240, 90, 160),
+    (130, 220, 110),
+    (200, 150, 255),
+    (250, 230, 90),
+)
+PIPS = {
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
+}
+
+
+def player_color(index: int) -> Color:
+    """The colour of player ``index`` in the table and the chart."""
+    return PLAYER_COLORS[index % len(PLAYER_COLORS)]
+
+
+@cache
+def font(size: int) -> pygame.font.Font:
+    """pygame's built-in font at ``size`` pixels (no font file needed)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, max(size, 8))
+
+
+def text(
+    surface: pygame.Surface,
+    words: str,
+    size: int,
+    color: Color,
+    *,
+    at: tuple[int, int],
+    anchor: str = "topleft",
+    width: int | None = None,
+) -> pygame.Rect:
+    """Draw ``words`` with its ``anchor`` (a pygame Rect attribute) at ``at``; cut to ``width``."""
+    face = font(size)
+    if width is not None and face.size(words)[0] > width:
+        while words and face.size(words + "…")[0] > width:
+            words = words[:-1]
+        words += "…"
+    image = face.render(words, True, color)
+    rect = image.get_rect(**{anchor: at})
+    surface.blit(image, rect)
+    return rect
+
+
+def die_image(value: int, side: int, *, ring: Color | None = None) -> pygame.Surface:
+    """A die of ``side`` pixels showing ``value``, optionally ringed (the selected keep)."""
+    pad = max(side // 10, 3) if ring else 0
+    image = pygame.Surface((side + 2 * pad, side + 2 * pad), pygame.SRCALPHA)
+    if ring:
+        pygame.draw.rect(image, ring, image.get_rect(), border_radius=side // 4)
+    body = pygame.Rect(pad, pad, side, side)
+    shadow = body.move(0, max(side // 24, 1))
+    pygame.draw.rect(image, (170, 165, 150), shadow, border_radius=side // 6)
+    pygame.draw.rect(image, IVORY, body, border_radius=side // 6)
+    radius = max(side // 11, 2)
+    for fx, fy in PIPS[value]:
+        center = (pad + round(fx * side), pad + round(fy * side))
+        pygame.draw.circle(image, (200, 40, 40) if value == 1 else PIP, center, radius)
+    return image
+
+
+def wrap(words: str, size: int, width: int) -> list[str]:
+    """``words`` broken into lines of at most ``width`` pixels."""
+    lines: list[str] = []
+    for word in words.split():
+        if lines and font(size).size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
