@@ -36,9 +36,9 @@ def handle(args: argparse.Namespace) -> int:
     """Open the table from the configuration and run it until shut down."""
     config = load_config(args.config)
     notifier = Notifier()
-    print(f"dicekeeper run: configuration from {config.source}", file=sys.stderr)
     with open_table(config) as table:
         controller = table.controller
+        print(f"dicekeeper run: configuration from {config.source}", file=sys.stderr)
         for notice in (table.store.notice, controller.session.notice):
             if notice:
                 print(f"dicekeeper run: {notice}", file=sys.stderr)
