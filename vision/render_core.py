@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.render_clutter import draw_clutter, make_clutter
 from vision.render_die import (
     Camera,
     DieLook,
@@ -21,8 +22,9 @@ from vision.render_die import (
     spin_z,
     top_value,
 )
+from vision.render_hand import draw_hand
 from vision.render_layout import Footprint, place_dice
-from vision.render_scene import background, draw_hand, draw_shadows, finish, lighting_gain
+from vision.render_scene import background, draw_shadows, finish, lighting_gain
 from vision.render_style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
 from vision.types import Box, Frame
 
@@ -35,8 +37,9 @@ class RenderedDie:
     against another die or the tray wall, or tumbling with no face up). ``center`` is the centre of
     the top face in the image, ``box`` the axis-aligned bounds of the whole visible die (top and
     side faces), ``angle`` the rotation of the top face in degrees [0, 90), ``size_px`` the side
-    length of the top face in the image. ``is_moving``: the die was moving during the exposure;
-    ``is_covered``: a hand hides a good part of it.
+    length of the top face in the image, ``top_corners`` its 4 image corners (sharp-cornered, in
+    order around the face), ``scheme`` the name of its colour scheme. ``is_moving``: the die was
+    moving during the exposure; ``is_covered``: a hand hides a good part of it.
     """
 
     value: int | None
@@ -45,6 +48,7 @@ class RenderedDie:
     angle: float
     size_px: float
     scheme: str
+    top_corners: tuple[tuple[float, float], ...] = ()
     is_moving: bool = False
     is_covered: bool = False
 
@@ -78,6 +82,7 @@ class Scene:
     schemes: tuple[str, ...]
     rest: tuple[DiePose, ...]
     values: tuple[int | None, ...]
+    skin: tuple[int, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,23 +111,31 @@ def build_scene(
             raise InvalidRenderRequest(f"die values must be 1-6 or None, got {tuple(values)!r}")
     style = style if style is not None else style_from_seed(seed)
     rng = np.random.default_rng([seed, 1])
-    height = w * float(np.interp(style.perspective, [0.0, 1.0], [8.0, 0.9]))
-    off = (rng.uniform(-0.3, 0.3, 2) * style.perspective) * np.array([w, h])
+    height = w * float(np.interp(style.perspective, [0.0, 1.0], [8.0, 1.3]))
+    # The principal point off the frame centre: a camera looking a little from one side (side faces
+    # show on that side of every die, and the far side of the tray looks smaller).
+    off = (rng.uniform(-0.35, 0.35, 2) * style.perspective) * np.array([w, h])
     principal = (w / 2 + float(off[0]), h / 2 + float(off[1]))
-    a, b = rng.uniform(-1, 1, 2) * 0.2 * style.perspective / np.array([w, h])
+    a, b = (-off / np.array([w, h]) * 0.4 + rng.uniform(-0.05, 0.05, 2)) / np.array([w, h])
     c = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1.0]])
     keystone = c @ np.array([[1, 0, 0], [0, 1, 0], [a, b, 1.0]]) @ np.linalg.inv(c)
     camera = Camera(height, principal, keystone)
     tilt, az = style.light_tilt, style.light_azimuth
     light = np.array([np.sin(tilt) * np.cos(az), np.sin(tilt) * np.sin(az), np.cos(tilt)])
     surface = background(style.background, style.background_color, size, rng)
+    clutter = make_clutter(style.clutter, size, float(np.mean(style.die_size)), rng)
+    draw_clutter(surface, clutter)
+    obstacles = [[(float(x), float(y)) for x, y in poly] for poly in clutter.obstacles()]
+    skin = (int(rng.integers(90, 150)), int(rng.integers(130, 175)), int(rng.integers(180, 235)))
     gain = lighting_gain(
         size, style.gradient, float(rng.uniform(-np.pi, np.pi)), style.vignette, style.tint
     )
     schemes = tuple(style.schemes[int(rng.integers(len(style.schemes)))] for _ in values)
     looks = tuple(_look(name, style, rng) for name in schemes)
-    rest = _rest_poses(values, style, camera, size, rng)
-    return Scene(size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values))
+    rest = _rest_poses(values, style, camera, size, rng, obstacles)
+    return Scene(
+        size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values), skin
+    )
 
 
 def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
@@ -149,6 +162,7 @@ def _rest_poses(
     camera: Camera,
     size: tuple[int, int],
     rng: np.random.Generator,
+    obstacles: list[list[tuple[float, float]]],
 ) -> tuple[DiePose, ...]:
     w, h = size
     lo, hi = style.die_size
@@ -157,7 +171,14 @@ def _rest_poses(
         if attempt and attempt % 10 == 0:
             sides = [max(s * 0.9, 12.0) for s in sides]  # they do not fit: smaller dice
         margin = 4.0
-        feet = place_dice(sides, (margin, margin, w - margin, h - margin), style.touching, rng)
+        feet = place_dice(
+            sides,
+            (margin, margin, w - margin, h - margin),
+            style.touching,
+            rng,
+            obstacles=obstacles,
+            clearance=max(sides, default=0.0) * 0.3,
+        )
         if feet is None:
             continue
         poses = tuple(_pose(f, v, rng) for f, v in zip(feet, values, strict=True))
@@ -203,6 +224,17 @@ def draw_frame(
 ) -> RenderedTray:
     """Draw one frame of ``scene`` with the dice in ``states`` (and optionally a hand given as
     (palm anchor, direction radians, scale px))."""
+    return draw_frames(scene, states, [rng], hand=hand)[0]
+
+
+def draw_frames(
+    scene: Scene,
+    states: Sequence[DieState],
+    rngs: Sequence[np.random.Generator],
+    *,
+    hand: tuple[tuple[float, float], float, float] | None = None,
+) -> list[RenderedTray]:
+    """Frames of the same unmoving content, one per sensor-noise generator in ``rngs``."""
     frame = scene.surface.copy()
     shadows = [shadow_polygon(s.pose, scene.camera, scene.light) for s in states]
     softness = float(np.mean([s.pose.side for s in states])) * 0.18 if states else 1.0
@@ -222,20 +254,22 @@ def draw_frame(
         )
     mask = None
     if hand is not None:
-        skin = (
-            int(rng.integers(90, 150)),
-            int(rng.integers(130, 175)),
-            int(rng.integers(180, 235)),
-        )
-        mask = draw_hand(frame, hand[0], hand[1], hand[2], skin)
-    out = finish(
-        frame, scene.gain, scene.style.blur, scene.style.noise, scene.style.jpeg_quality, rng
-    )
+        mask = draw_hand(frame, hand[0], hand[1], hand[2], scene.skin)
     dice = tuple(
         die_truth(st, hulls[i], scene.camera, scene.schemes[i], scene.size, mask)
         for i, st in enumerate(states)
     )
-    return RenderedTray(out, dice, scene.style, hand_visible=mask is not None and bool(mask.any()))
+    style = scene.style
+    hand_visible = mask is not None and bool(mask.any())
+    return [
+        RenderedTray(
+            finish(frame, scene.gain, style.blur, style.noise, style.jpeg_quality, rng),
+            dice,
+            style,
+            hand_visible=hand_visible,
+        )
+        for rng in rngs
+    ]
 
 
 def shadow_polygon(pose: DiePose, camera: Camera, light: np.ndarray) -> np.ndarray:
@@ -285,6 +319,7 @@ def die_truth(
         angle=angle,
         size_px=side,
         scheme=scheme,
+        top_corners=tuple((float(x), float(y)) for x, y in top_quad),
         is_moving=state.is_moving,
         is_covered=covered,
     )

@@ -6,12 +6,13 @@ plane (pixel units); two dice may touch (edge to edge or corner to edge) but nev
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,28 +24,45 @@ class Footprint:
     side: float
     angle: float  # radians
 
-    def corners(self, grow: float = 0.0) -> FloatArray:
-        """The 4 corners (4×2) of the square footprint, grown by ``grow`` on every side."""
-        h = self.side / 2 + grow
-        c, s = np.cos(self.angle), np.sin(self.angle)
-        local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
-        rot = np.array([[c, -s], [s, c]])
-        out: FloatArray = local @ rot.T + np.array([self.x, self.y])
-        return out
+    def corners(self) -> tuple[Point, Point, Point, Point]:
+        """The 4 corners of the square footprint, in order around it."""
+        h = self.side / 2
+        c, s = math.cos(self.angle) * h, math.sin(self.angle) * h
+        x, y = self.x, self.y
+        return (
+            (x - c + s, y - s - c),
+            (x + c + s, y + s - c),
+            (x + c - s, y + s + c),
+            (x - c - s, y - s + c),
+        )
+
+    def overlaps(self, other: Footprint, tolerance: float = 0.0) -> bool:
+        """Whether the two footprints overlap by more than ``tolerance`` pixels."""
+        d = math.hypot(self.x - other.x, self.y - other.y)
+        if d >= (self.side + other.side) * 0.7072 + tolerance:
+            return False  # circumscribed circles apart
+        if d < (self.side + other.side) / 2 - tolerance:
+            return True  # inscribed circles overlap
+        return overlaps(self.corners(), other.corners(), tolerance)
 
 
-def overlaps(a: FloatArray, b: FloatArray, tolerance: float = 0.0) -> bool:
-    """Whether two convex polygons (N×2) overlap by more than ``tolerance`` pixels (separating
-    axis test; touching is not overlapping)."""
+def overlaps(a: Sequence[Point], b: Sequence[Point], tolerance: float = 0.0) -> bool:
+    """Whether two convex polygons overlap by more than ``tolerance`` pixels (separating axis
+    test; touching is not overlapping)."""
     for poly in (a, b):
-        edges = np.roll(poly, -1, axis=0) - poly
-        normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)
-        normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-        pa = a @ normals.T
-        pb = b @ normals.T
-        sep = np.maximum(pb.min(axis=0) - pa.max(axis=0), pa.min(axis=0) - pb.max(axis=0))
-        if np.any(sep >= -tolerance):
-            return False
+        n = len(poly)
+        for i in range(n):
+            x0, y0 = poly[i]
+            x1, y1 = poly[(i + 1) % n]
+            nx, ny = y0 - y1, x1 - x0
+            norm = math.hypot(nx, ny)
+            if norm == 0:
+                continue
+            nx, ny = nx / norm, ny / norm
+            pa = [px * nx + py * ny for px, py in a]
+            pb = [px * nx + py * ny for px, py in b]
+            if min(pb) - max(pa) >= -tolerance or min(pa) - max(pb) >= -tolerance:
+                return False
     return True
 
 
@@ -54,13 +72,14 @@ def place_dice(
     touching: float,
     rng: np.random.Generator,
     *,
-    fixed: tuple[Footprint, ...] = (),
+    obstacles: Sequence[Sequence[Point]] = (),
+    clearance: float = 0.0,
 ) -> list[Footprint] | None:
     """Place dice of the given ``sides`` inside ``area`` (x0, y0, x1, y1) without overlap.
 
     Each die after the first is, with probability ``touching``, pushed against a die already placed
-    (touching it, within a quarter pixel). ``fixed`` footprints are obstacles. Returns None when
-    the dice do not fit after many attempts.
+    (touching it, within a hundredth of a pixel). Returns None when the dice do not fit after many
+    attempts. No die comes closer than ``clearance`` pixels to an ``obstacles`` polygon.
     """
     placed: list[Footprint] = []
     x0, y0, x1, y1 = area
@@ -68,23 +87,19 @@ def place_dice(
         spot = None
         for _attempt in range(300):
             angle = float(rng.uniform(0, np.pi / 2))
-            others = list(fixed) + placed
             if placed and rng.random() < touching:
                 spot = _touching(side, angle, placed[int(rng.integers(len(placed)))], rng)
             else:
                 r = side * 0.72
                 if x1 - x0 < 2 * r or y1 - y0 < 2 * r:
                     return None
-                spot = Footprint(
-                    float(rng.uniform(x0 + r, x1 - r)),
-                    float(rng.uniform(y0 + r, y1 - r)),
-                    side,
-                    angle,
-                )
+                x = float(rng.uniform(x0 + r, x1 - r))
+                y = float(rng.uniform(y0 + r, y1 - r))
+                spot = Footprint(x, y, side, angle)
             if (
-                spot is not None
-                and _inside(spot, area)
-                and not any(overlaps(spot.corners(), o.corners()) for o in others)
+                _inside(spot, area)
+                and not any(spot.overlaps(o) for o in placed)
+                and not any(overlaps(spot.corners(), ob, -clearance) for ob in obstacles)
             ):
                 break
             spot = None
@@ -94,20 +109,16 @@ def place_dice(
     return placed
 
 
-def _touching(
-    side: float, angle: float, other: Footprint, rng: np.random.Generator
-) -> Footprint | None:
+def _touching(side: float, angle: float, other: Footprint, rng: np.random.Generator) -> Footprint:
     """A footprint pushed along a random direction until it just touches ``other``."""
     if rng.random() < 0.6:
         angle = other.angle + float(rng.normal(0, 0.08))  # dice that bump tend to align
     direction = float(rng.uniform(0, 2 * np.pi))
-    dx, dy = np.cos(direction), np.sin(direction)
-    lo, hi = 0.0, (side + other.side) * 1.5
-    corners_other = other.corners()
-    for _ in range(24):
+    dx, dy = math.cos(direction), math.sin(direction)
+    lo, hi = (side + other.side) / 2 - 0.01, (side + other.side) * 0.7072 + 0.01
+    while hi - lo > 0.01:
         mid = (lo + hi) / 2
-        probe = Footprint(other.x + dx * mid, other.y + dy * mid, side, angle)
-        if overlaps(probe.corners(), corners_other):
+        if Footprint(other.x + dx * mid, other.y + dy * mid, side, angle).overlaps(other):
             lo = mid
         else:
             hi = mid
@@ -115,8 +126,5 @@ def _touching(
 
 
 def _inside(spot: Footprint, area: tuple[float, float, float, float]) -> bool:
-    c = spot.corners()
     x0, y0, x1, y1 = area
-    return bool(
-        c[:, 0].min() >= x0 and c[:, 1].min() >= y0 and c[:, 0].max() <= x1 and c[:, 1].max() <= y1
-    )
+    return all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in spot.corners())

@@ -22,42 +22,51 @@ def background(
 ) -> Frame:
     """A tray surface ``kind`` ("felt", "wood", "plastic", "light") of ``size`` (w, h), BGR."""
     w, h = size
-    base = np.array(color, np.float32)
+    amount = {"felt": 0.10, "plastic": 0.05, "wood": 0.08}.get(kind, 0.04)
+    shade = _low_freq(w, h, rng, cells=4, amount=amount)
     if kind == "wood":
-        img = _wood(base, w, h, rng)
-    else:
-        low = _low_freq(w, h, rng, cells=4, amount={"felt": 0.10, "plastic": 0.05}.get(kind, 0.04))
-        img = low[..., None] * base
-        grain = {"felt": 9.0, "plastic": 2.0}.get(kind, 1.5)
-        if kind == "felt":
-            fine = cv2.GaussianBlur(noise_bank(w, h, 1, rng), (3, 3), 0.8)
-            img = img * (1.0 + fine[..., :1] * (grain / 255.0 / 6.0) * 6.0)
-        if kind == "light":
-            _tray_rim(img, w, h, rng)
-    return np.clip(img, 0, 255).astype(np.uint8)
+        shade *= _wood_grain(w, h, rng)
+    elif kind == "felt":
+        # Fibres: fine noise, slightly blurred.
+        fine = noise_bank(w, h, 1.0, rng)[..., 0]
+        shade *= 1.0 + cv2.GaussianBlur(fine, (3, 3), 0.8) * np.float32(0.06)
+    elif kind == "plastic":
+        fine = noise_bank(w, h, 1.0, rng)[..., 0]
+        shade *= 1.0 + fine * np.float32(0.008)
+    img: FloatImage = np.asarray(cv2.merge([shade * np.float32(c) for c in color]), np.float32)
+    if kind == "light":
+        _tray_rim(img, w, h, rng)
+    out: Frame = np.asarray(cv2.convertScaleAbs(img), np.uint8)
+    return out
 
 
-def _wood(base: FloatImage, w: int, h: int, rng: np.random.Generator) -> FloatImage:
-    # Growth rings: stripes along one direction, bent by a smooth random warp.
-    sw, sh = max(w // 4, 8), max(h // 4, 8)
-    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
-    theta = rng.uniform(0, np.pi)
-    along = xx * np.cos(theta) + yy * np.sin(theta)
-    across = -xx * np.sin(theta) + yy * np.cos(theta)
-    warp = cv2.resize(
-        rng.random((4, 6)).astype(np.float32), (sw, sh), interpolation=cv2.INTER_CUBIC
+def _wood_grain(w: int, h: int, rng: np.random.Generator) -> FloatImage:
+    """A multiplicative wood-grain field: long parallel streaks, gently bent, of varied width."""
+    theta = float(rng.uniform(0, np.pi))
+    c, s = np.float32(np.cos(theta)), np.float32(np.sin(theta))
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    across = -xs * s + ys * c
+    along = xs * c + ys * s
+    bend = cv2.resize(
+        rng.standard_normal((3, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
     )
-    period = rng.uniform(5, 12)
-    rings = np.sin(
-        (across + warp * rng.uniform(10, 30) + np.sin(along / 40.0) * 3) / period * 2 * np.pi
+    across = across + bend * np.float32(rng.uniform(6, 25)) + np.sin(along / np.float32(90)) * 4
+    # A 1-D profile across the grain: rings of varied spacing plus fine streaks.
+    length = int(np.hypot(w, h)) + 200
+    widths = rng.uniform(6, 22, length // 5 + 2)
+    edges = np.cumsum(widths)
+    pos = np.arange(length, dtype=np.float64)
+    ring = np.searchsorted(edges, pos)
+    phase = (pos - np.concatenate([[0.0], edges])[ring]) / widths[ring]
+    profile = (phase**3) * rng.uniform(0.05, 0.12)
+    profile += np.convolve(rng.standard_normal(length), np.ones(3) / 3, "same") * 0.015
+    table = (1.0 - profile + profile.mean()).astype(np.float32)[None, :]
+    map_x = (across - across.min() + 50).astype(np.float32)
+    map_y = np.zeros_like(map_x)
+    out: FloatImage = cv2.remap(
+        table, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
     )
-    rings = np.sign(rings) * np.abs(rings) ** 0.5
-    field = cv2.resize(rings, (w, h), interpolation=cv2.INTER_LINEAR)
-    low = _low_freq(w, h, rng, cells=3, amount=0.08)
-    shade = low * (1.0 + field * rng.uniform(0.04, 0.10))
-    img = shade[..., None] * base
-    img[..., 0] *= 1.0 - 0.05 * field  # darker rings are also a little more saturated
-    out: FloatImage = img.astype(np.float32)
     return out
 
 
@@ -100,28 +109,25 @@ def _low_freq(w: int, h: int, rng: np.random.Generator, *, cells: int, amount: f
     return out
 
 
+_SLACK = 128
+
+
 @lru_cache(maxsize=4)
 def _bank(w: int, h: int) -> FloatImage:
-    # Computed once per size with a fixed seed; frames take random windows of it (fast and still
+    # Computed once per size with a fixed seed; frames take random windows of it (fast, and still
     # deterministic per frame seed).
     gen = np.random.default_rng(20261121)
-    bank: FloatImage = gen.standard_normal((h + 64, w + 64, 3), dtype=np.float32)
+    bank: FloatImage = gen.standard_normal((h + _SLACK, w + _SLACK, 3), dtype=np.float32)
     bank.flags.writeable = False
     return bank
 
 
 def noise_bank(w: int, h: int, sigma: float, rng: np.random.Generator) -> FloatImage:
     """Unit-variance Gaussian noise (h×w×3) times ``sigma``: a random window of a fixed bank."""
-    bank = _bank(w, h)
-    dx, dy = (int(v) for v in rng.integers(0, 64, 2))
-    window = bank[dy : dy + h, dx : dx + w]
-    flip = int(rng.integers(0, 4))
-    if flip & 1:
-        window = window[::-1]
-    if flip & 2:
-        window = window[:, ::-1]
-    if rng.random() < 0.5:
-        window = window[..., ::-1]
+    dx, dy = (int(v) for v in rng.integers(0, _SLACK, 2))
+    window = _bank(w, h)[dy : dy + h, dx : dx + w]
+    if sigma == 1.0:
+        return window
     out: FloatImage = window * np.float32(sigma)
     return out
 
@@ -130,20 +136,28 @@ def draw_shadows(
     frame: Frame, footprints: list[npt.NDArray[np.float64]], strength: float, softness: float
 ) -> None:
     """Darken ``frame`` in place under the shadow polygons (image points), blurred by ``softness``
-    pixels. Work is done at half resolution: shadows are soft anyway."""
+    pixels. Work is done at half resolution (shadows are soft) and only around the shadows."""
     if not footprints or strength <= 0:
         return
     h, w = frame.shape[:2]
-    sh, sw = (h + 1) // 2, (w + 1) // 2
-    mask = np.zeros((sh, sw), np.float32)
+    pts_all = np.concatenate(footprints)
+    pad = int(softness * 3) + 4
+    x0 = max(int(pts_all[:, 0].min()) - pad, 0) // 2 * 2
+    y0 = max(int(pts_all[:, 1].min()) - pad, 0) // 2 * 2
+    x1 = min(int(pts_all[:, 0].max()) + pad, w)
+    y1 = min(int(pts_all[:, 1].max()) + pad, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    rw, rh = x1 - x0, y1 - y0
+    mask = np.zeros(((rh + 1) // 2, (rw + 1) // 2), np.float32)
     for poly in footprints:
-        pts = np.round(poly * 8).astype(np.int32)  # half resolution, 4 fractional bits
+        pts = np.round((poly - (x0, y0)) * 8).astype(np.int32)  # half resolution, 4 fraction bits
         cv2.fillConvexPoly(mask, cv2.convexHull(pts), 1.0, cv2.LINE_AA, 4)
-    sigma = max(softness / 2, 0.5)
-    mask = cv2.GaussianBlur(mask, (0, 0), sigma)
-    mask = cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
-    gain = 1.0 - np.clip(mask, 0, 1) * strength
-    frame[:] = np.clip(frame.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(softness / 2, 0.5))
+    mask = cv2.resize(mask, (rw, rh), interpolation=cv2.INTER_LINEAR)
+    gain = 1.0 - np.minimum(mask, 1.0) * np.float32(strength)
+    roi = frame[y0:y1, x0:x1]
+    roi[:] = cv2.multiply(roi, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
 
 
 def lighting_gain(
@@ -161,76 +175,9 @@ def lighting_gain(
     yy = yy / (sh - 1) - 0.5
     lin = 1.0 + gradient * (xx * np.cos(angle) + yy * np.sin(angle)) * 2
     vig = 1.0 - vignette * (xx**2 + yy**2) * 2
-    g = cv2.resize((lin * vig).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    out: FloatImage = g[..., None] * np.array(tint, np.float32)
+    small = (lin * vig)[..., None] * np.array(tint, np.float32)[None, None, :]
+    out: FloatImage = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     return out
-
-
-def draw_hand(
-    frame: Frame,
-    anchor: tuple[float, float],
-    direction: float,
-    scale: float,
-    skin: tuple[int, int, int],
-) -> npt.NDArray[np.uint8]:
-    """Draw an arm reaching in along ``direction`` (radians) with the palm at ``anchor``, and its
-    shadow; return the hand's mask (uint8, 255 = covered)."""
-    h, w = frame.shape[:2]
-    mask = np.zeros((h, w), np.uint8)
-    ax, ay = anchor
-    dx, dy = np.cos(direction), np.sin(direction)
-    px_, py_ = -dy, dx
-    far = (ax - dx * 2000, ay - dy * 2000)
-    arm_w = int(scale * 0.55)
-    cv2.line(mask, (int(far[0]), int(far[1])), (int(ax), int(ay)), 255, arm_w, cv2.LINE_AA)
-    cv2.ellipse(
-        mask,
-        (int(ax), int(ay)),
-        (int(scale * 0.45), int(scale * 0.38)),
-        float(np.degrees(direction)),
-        0,
-        360,
-        255,
-        -1,
-        cv2.LINE_AA,
-    )
-    for i, spread in enumerate((-0.3, -0.1, 0.1, 0.3)):
-        length = scale * (0.55 + 0.1 * (1.5 - abs(i - 1.5)))
-        base = (
-            ax + dx * scale * 0.3 + px_ * spread * scale,
-            ay + dy * scale * 0.3 + py_ * spread * scale,
-        )
-        tip = (base[0] + dx * length, base[1] + dy * length)
-        cv2.line(
-            mask,
-            (int(base[0]), int(base[1])),
-            (int(tip[0]), int(tip[1])),
-            255,
-            max(int(scale * 0.13), 2),
-            cv2.LINE_AA,
-        )
-    thumb = (ax + px_ * scale * 0.55 + dx * scale * 0.2, ay + py_ * scale * 0.55 + dy * scale * 0.2)
-    cv2.line(
-        mask,
-        (int(ax), int(ay)),
-        (int(thumb[0]), int(thumb[1])),
-        255,
-        max(int(scale * 0.16), 2),
-        cv2.LINE_AA,
-    )
-    shadow = cv2.GaussianBlur(
-        np.roll(mask, (int(scale * 0.25), int(scale * 0.2)), (0, 1)), (0, 0), scale * 0.2
-    )
-    f = frame.astype(np.float32) * (1 - shadow.astype(np.float32)[..., None] / 255.0 * 0.45)
-    # Skin: shaded across the arm's width so it reads as rounded.
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    across = ((xx - ax) * px_ + (yy - ay) * py_) / max(scale, 1.0)
-    shade = np.clip(1.0 - 0.35 * across**2, 0.55, 1.05)
-    skin_img = shade[..., None] * np.array(skin, np.float32)
-    a = cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32)[..., None] / 255.0
-    f = f * (1 - a) + skin_img * a
-    frame[:] = np.clip(f, 0, 255).astype(np.uint8)
-    return mask
 
 
 def finish(
@@ -243,12 +190,12 @@ def finish(
 ) -> Frame:
     """Apply the lighting gain, lens blur, sensor noise and (optionally) JPEG compression."""
     h, w = frame.shape[:2]
-    f = frame.astype(np.float32) * gain
+    f = cv2.multiply(frame, gain, dtype=cv2.CV_32F)
     if blur > 0.2:
-        f = np.asarray(cv2.GaussianBlur(f, (0, 0), blur), np.float32)
+        f = cv2.GaussianBlur(f, (0, 0), blur)
     if noise > 0:
-        f += noise_bank(w, h, noise, rng)
-    out: Frame = np.clip(f, 0, 255).astype(np.uint8)
+        f = cv2.scaleAdd(noise_bank(w, h, 1.0, rng), noise, f)
+    out: Frame = np.asarray(cv2.convertScaleAbs(f), np.uint8)
     if jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         if ok:

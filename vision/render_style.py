@@ -42,9 +42,9 @@ SCHEMES: dict[str, Scheme] = {
 
 BACKGROUNDS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "felt": ((60, 110, 30), (110, 60, 20), (40, 40, 130), (45, 45, 45), (25, 25, 28)),
-    "wood": ((130, 175, 212), (95, 140, 185), (70, 105, 150), (150, 190, 215)),
+    "wood": ((150, 182, 208), (120, 160, 200), (85, 120, 160), (175, 200, 218), (60, 85, 120)),
     "plastic": ((120, 120, 120), (95, 98, 100), (150, 150, 148), (70, 70, 72)),
-    "light": ((205, 205, 205), (220, 218, 215), (190, 192, 195)),
+    "light": ((200, 204, 206), (218, 218, 216), (188, 194, 198), (225, 228, 230)),
 }
 """Tray surfaces ("light": a light grey plastic tray with a raised rim) and their colours (BGR)."""
 
@@ -64,7 +64,9 @@ class TrayStyle:
     pixels; ``noise`` the sensor noise sigma in grey levels; ``perspective`` 0 (camera far away,
     no side faces) to 1 (a webcam close above the tray: side faces show near the frame edges);
     ``touching`` the chance that a die lies against another; ``corner`` the rounding of die edges
-    as a fraction of the side; ``tint`` a per-channel (B, G, R) colour cast.
+    as a fraction of the side; ``tint`` a per-channel (B, G, R) colour cast; ``jpeg_quality`` the
+    JPEG compression applied (None: none); ``clutter`` 0-1 how many distractors (dust specks, a
+    cable, an object reaching in from a corner) lie around.
     """
 
     die_size: tuple[float, float] = (45.0, 60.0)
@@ -84,6 +86,7 @@ class TrayStyle:
     corner: float = 0.12
     tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
     jpeg_quality: int | None = None
+    clutter: float = 0.3
 
     def __post_init__(self) -> None:
         lo, hi = self.die_size
@@ -98,7 +101,7 @@ class TrayStyle:
             raise InvalidRenderRequest(
                 f"unknown background {self.background!r}; known: {sorted(BACKGROUNDS)}"
             )
-        for name in ("shadow", "gloss", "perspective", "touching"):
+        for name in ("shadow", "gloss", "perspective", "touching", "clutter"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidRenderRequest(f"{name} must lie in [0, 1], got {value!r}")
@@ -143,6 +146,14 @@ def style_from_seed(seed: int, *, die_size: tuple[float, float] | None = None) -
         perspective=float(rng.uniform(0.1, 1.0)),
         touching=float(rng.uniform(0.0, 0.6)),
         corner=float(rng.uniform(0.06, 0.2)),
-        tint=tuple(float(t) for t in rng.uniform(0.9, 1.1, 3)),  # type: ignore[arg-type]
+        tint=_white_balance(rng),
         jpeg_quality=int(rng.integers(60, 96)) if rng.random() < 0.5 else None,
+        clutter=float(rng.uniform(0.0, 1.0)),
     )
+
+
+def _white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
+    """A colour cast as cameras make them: warmer or cooler, and a little green or magenta."""
+    temperature = float(rng.uniform(-0.07, 0.07))
+    green = float(rng.uniform(-0.02, 0.02))
+    return (1.0 - temperature, 1.0 + green, 1.0 + temperature)

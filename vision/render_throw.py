@@ -9,7 +9,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.render_core import DieState, RenderedTray, Scene, build_scene, draw_frame
+from vision.render_core import (
+    DieState,
+    RenderedTray,
+    Scene,
+    build_scene,
+    draw_frame,
+    draw_frames,
+)
 from vision.render_die import DiePose, axis_angle, cube_corners, spin_z, top_value
 from vision.render_style import InvalidRenderRequest, TrayStyle
 
@@ -46,7 +53,7 @@ def render_throw(
     frames: list[RenderedTray] = []
     previous = [p.pose_at(-1.0 / max(moving_frames, 1), scene) for p in paths]
     exposure = float(rng.uniform(0.4, 0.9))
-    palm = max(scene.style.die_size) * 6.5
+    palm = max(scene.style.die_size) * 5.5
     for k in range(moving_frames):
         t = k / moving_frames
         poses = [p.pose_at(t, scene) for p in paths]
@@ -71,9 +78,12 @@ def render_throw(
     rest = [
         DieState(p, (0.0, 0.0), v, False) for p, v in zip(scene.rest, scene.values, strict=True)
     ]
-    for k in range(still_frames):
-        rng_k = np.random.default_rng([seed, 3]) if k == 0 else np.random.default_rng([seed, 6, k])
-        frames.append(draw_frame(scene, rest, rng_k))
+    rngs = [
+        np.random.default_rng([seed, 3]) if k == 0 else np.random.default_rng([seed, 6, k])
+        for k in range(still_frames)
+    ]
+    if rngs:
+        frames.extend(draw_frames(scene, rest, rngs))
     return frames
 
 
@@ -94,7 +104,7 @@ def render_hand_pass(
     w, h = size
     direction = float(rng.uniform(-np.pi, np.pi))
     diag = float(np.hypot(w, h))
-    palm = min(max(scene.style.die_size) * 6.5, 1.2 * min(w, h))
+    palm = min(max(scene.style.die_size) * 5.5, 1.2 * min(w, h))
     rest = [
         DieState(p, (0.0, 0.0), v, False) for p, v in zip(scene.rest, scene.values, strict=True)
     ]
