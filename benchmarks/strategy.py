@@ -25,8 +25,10 @@ sys.path.insert(0, str(ROOT))
 
 from device.commands.tournament import wilson  # noqa: E402
 from device.tables import DiskTables, cache_directory  # noqa: E402
+from engine.game import Game  # noqa: E402
 from engine.rules import Rules, find_rules  # noqa: E402
 from engine.solver_optimal import OptimalTable  # noqa: E402
+from engine.state import Phase  # noqa: E402
 from engine.strategy import find_strategy  # noqa: E402
 from engine.strategy_expert import turn_table  # noqa: E402
 from engine.strategy_play import play_game  # noqa: E402
@@ -88,6 +90,22 @@ def self_play(
     }
 
 
+def decision_microseconds(rules: Rules, tables: DiskTables, spec: str, calls: int = 2000) -> float:
+    """Mean time of one roll-or-bank decision of ``spec`` in a two-player game (microseconds)."""
+    strategy = find_strategy(spec, tables=tables)
+    game = Game(rules, ["a", "b"], rng=random.Random(3))
+    while game.phase is not Phase.DECIDE:
+        if game.phase is Phase.KEEP:
+            game.keep(game.options[0].dice)
+        else:
+            game.throw()
+    strategy.wants_to_roll(game)
+    began = time.perf_counter()
+    for _ in range(calls):
+        strategy.wants_to_roll(game)
+    return 1e6 * (time.perf_counter() - began) / calls
+
+
 def measure(name: str, target: int | None, games: int, seed: int, cache: Path) -> dict[str, Any]:
     """Everything for one rule set."""
     rules = find_rules(name)
@@ -111,6 +129,10 @@ def measure(name: str, target: int | None, games: int, seed: int, cache: Path) -
         "peak_rss_mb": round(max(rss_after, rss_before) / 1024, 1),
         "table_mb": round((len(table.start) * 8 + len(table.rolls) * 4) / 1e6, 1),
         "states": len(table.start) + len(table.rolls),
+        "decision_us": {
+            spec: round(decision_microseconds(rules, tables, spec), 1)
+            for spec in ("optimal", "expert", "greedy:0.5")
+        },
         "first_player": self_play(rules, table, games, seed, tables),
         "head_to_head": [head_to_head(rules, a, b, games, seed + 1, tables) for a, b in PAIRS],
     }
@@ -142,6 +164,7 @@ def main() -> int:
             f"  optimal table: solved in {report['solve_seconds']} s, {report['table_mb']} MB, "
             f"peak RSS {report['peak_rss_mb']} MB, loaded in {report['load_seconds']} s"
         )
+        print(f"  one decision (microseconds): {report['decision_us']}")
         print(
             f"  first player: predicted {fp['predicted']}, measured {fp['measured']} "
             f"(95% CI {fp['ci95'][0]}-{fp['ci95'][1]}) {'agree' if fp['agree'] else 'DISAGREE'}"
