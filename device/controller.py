@@ -75,6 +75,7 @@ class Controller:
         settings: TableSettings = TableSettings(),
         rng: random.Random | None = None,
         find_strategy: Callable[[str], Strategy] = find_computer,
+        on_event: Callable[[Event], None] | None = None,
     ) -> None:
         self.session = session
         self.watcher = watcher
@@ -83,6 +84,8 @@ class Controller:
         self.settings = settings
         self.rng = rng or random.Random()
         self._find_strategy = find_strategy
+        self.on_event = on_event
+        """Called with each event once it is stored and applied (e.g. to log or measure)."""
         self._strategies: dict[str, Strategy] = {}
         self.overlay = Overlay(message=session.notice or session.store.notice)
         self.is_shut_down = False
@@ -364,6 +367,9 @@ class Controller:
             self._say(str(exc))
             return False
         self._events += 1
+        if self.on_event is not None:
+            for event in events:
+                self.on_event(event)
         self._reset_turn()
         if self.session.is_over:
             winners = " and ".join(p.name for p in self.state.winners)
@@ -406,9 +412,10 @@ def prompt_for(
     if player is None:
         return "hold SELECT for the menu: add players"
     n = state.dice_to_throw
-    who = f"throw {n} dice for {player.name}" if player.name in computers else f"throw {n} dice"
     if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
-        return f"{player.name}: {who}"
+        if player.name in computers:
+            return f"throw {n} dice for {player.name}"
+        return f"{player.name}: throw {n} dice"
     if state.phase is Phase.KEEP:
         return "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank"
     if state.phase is Phase.DECIDE:
