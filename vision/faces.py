@@ -228,22 +228,43 @@ def _empty_points_bare(
     smooth_gray: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> bool:
-    """Whether every empty grid point of the face looks like bare face rather than pip or seam."""
-    face_level = float(np.median([np.mean(pips[k].face_colour) for k in kin]))
-    contrast = float(np.median([pips[k].contrast for k in kin]))
+    """Whether the face around the pips is bare die face: every empty grid point (not a missed pip,
+    not the seam between two touching dice) and, past each empty corner, the face's corner (not the
+    tray beside two dice whose pips happen to line up like one face)."""
+    face_level = sorted(pips[k].face_level for k in kin)[len(kin) // 2]
+    contrast = sorted(pips[k].contrast for k in kin)[len(kin) // 2]
     is_dark = pips[int(kin[0])].is_dark
     height, width = smooth_gray.shape
-    for gx, gy in _GRID:
-        if (gx, gy) in points:
-            continue
+    reach = max(1, round(0.15 * min(math.hypot(*u), math.hypot(*v))))
+    checks: list[tuple[float, float, bool]] = [
+        (gx, gy, True) for gx, gy in _GRID if (gx, gy) not in points
+    ]
+    corner = params.corner_extent
+    checks += [
+        (corner * gx, corner * gy, False)
+        for gx, gy in ((-1, -1), (1, -1), (-1, 1), (1, 1))
+        if (gx, gy) not in points
+    ]
+    for gx, gy, is_grid_point in checks:
         x, y = centre + gx * u + gy * v
         xi, yi = round(float(x)), round(float(y))
-        if not (0 <= xi < width and 0 <= yi < height):
+        if not (reach <= xi < width - reach and reach <= yi < height - reach):
             return False
-        level = float(smooth_gray[yi, xi])
-        toward_pip = face_level - level if is_dark else level - face_level
+        # The darkest (or lightest) of a small cross, so that a thin seam is not missed.
+        cross = (
+            smooth_gray[yi, xi - reach : xi + reach + 1],
+            smooth_gray[yi - reach : yi + reach + 1, xi],
+        )
+        extreme = (
+            min(float(c.min()) for c in cross) if is_dark else max(float(c.max()) for c in cross)
+        )
+        toward_pip = face_level - extreme if is_dark else extreme - face_level
         if toward_pip > params.empty_point_tolerance * contrast:
             return False
+        if not is_grid_point:
+            level = float(smooth_gray[yi, xi])
+            if abs(level - face_level) > params.corner_tolerance * contrast:
+                return False
     return True
 
 

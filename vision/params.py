@@ -30,7 +30,7 @@ class ReaderParams:
     max_aspect: float = 1.8
     min_pip_contrast: float = 22.0
     min_relative_contrast: float = 0.18
-    max_ring_spread: float = 0.5
+    max_ring_spread: float = 0.8
     # Grouping pips into faces. Pips on the sides of a die seen in perspective are elongated.
     # Pips of one face lie in one plane, so they are elongated alike; a die's top face is the one
     # whose pips are the least elongated.
@@ -42,7 +42,10 @@ class ReaderParams:
     max_spacing: float = 3.4
     grid_tolerance: float = 0.32
     foreign_extent: float = 1.5
-    empty_point_tolerance: float = 0.45
+    empty_point_tolerance: float = 0.3
+    # Past an empty corner of the grid (in grid steps from the centre) lies face too.
+    corner_extent: float = 1.25
+    corner_tolerance: float = 0.4
     # Box size of a die from its pip grid spacing, and of a lone pip (a one) from its diameter.
     die_width_per_spacing: float = 3.5
     die_width_per_single_pip: float = 5.0

@@ -39,7 +39,7 @@ _ROUND: Shape = (1.0, 0.0, 1.0)
 class Pip:
     """One pip candidate: centre (x, y), diameter in pixels, whether it is darker than its face,
     its contrast against the face (grey levels), roundness in [0, 1], elongation (>= 1), outline
-    shape (tells how the face is tilted), and the face colour (B, G, R).
+    shape (tells how the face is tilted), and the colour (B, G, R) and grey level of the face.
     """
 
     x: float
@@ -51,6 +51,7 @@ class Pip:
     elongation: float
     shape: Shape
     face_colour: tuple[float, float, float]
+    face_level: float
 
 
 def to_gray(frame: Frame) -> npt.NDArray[np.uint8]:
@@ -123,11 +124,36 @@ def _level_blobs(
         if hierarchy is None:
             continue
         for contour, links in zip(contours, hierarchy[0], strict=True):
-            if links[3] >= 0 or len(contour) > 4 * block:
+            if links[3] >= 0 or len(contour) < 4 or len(contour) > 4 * block:
                 continue  # far too long an outline for a pip
             blob = _blob_of(contour, scale, params)
-            if blob is not None and blob[2] ** 2 * 0.785 <= max_area:
+            if blob is None:
+                out.extend(_split(gray, contour, binary is dark, scale, params))
+            elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
+    return found
+
+
+def _split(
+    gray: npt.NDArray[np.uint8], contour: MatLike, is_dark: bool, scale: float, params: ReaderParams
+) -> list[_Blob]:
+    """Pips that the threshold ran together (close pips of a small die): threshold the blob's box
+    again half way between its pips and its face (Otsu) and keep the round parts."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if max(w, h) > 2 * params.block_size or max(w, h) < 5:
+        return []
+    x0, y0 = max(0, x - 2), max(0, y - 2)
+    patch = np.ascontiguousarray(gray[y0 : y + h + 2, x0 : x + w + 2])
+    mode = cv2.THRESH_BINARY_INV if is_dark else cv2.THRESH_BINARY
+    _, binary = cv2.threshold(patch, 0, 255, mode | cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for part in contours:
+        if len(part) < 4:
+            continue
+        blob = _blob_of(part + np.array([x0, y0], dtype=part.dtype), scale, params)
+        if blob is not None:
+            found.append(blob)
     return found
 
 
@@ -140,7 +166,8 @@ def find_pips(
     integral = cv2.integral(gray)
     height, width = gray.shape
     blobs: list[tuple[bool, _Blob]] = []
-    level = gray
+    # Sensor noise would make thousands of specks for the threshold; a light blur keeps pips.
+    level = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), dtype=np.uint8)
     scale = 1.0
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:
@@ -200,6 +227,7 @@ def find_pips(
                 elongation,
                 shape,
                 (float(colour[0]), float(colour[1]), float(colour[2])),
+                float(ring_level[k]),
             )
         )
     candidates.sort(key=lambda p: p.contrast * p.circularity, reverse=True)

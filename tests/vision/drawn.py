@@ -42,7 +42,9 @@ class DrawnDie:
     scheme: str = "white"
 
 
-def blank(width: int = 640, height: int = 480, colour: tuple[int, int, int] = (120, 130, 125)) -> Frame:
+def blank(
+    width: int = 640, height: int = 480, colour: tuple[int, int, int] = (120, 130, 125)
+) -> Frame:
     """A plain tray with a gentle light gradient."""
     frame = np.zeros((height, width, 3), dtype=np.float32)
     frame[:] = colour
@@ -61,7 +63,11 @@ def draw_die(frame: Frame, die: DrawnDie) -> None:
     corners = [centre + half * (a * u + b * v) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     shadow = np.array([c + die.width * 0.05 for c in corners], dtype=np.int32)
     cv2.fillConvexPoly(frame, shadow, (60, 60, 60), cv2.LINE_AA)
-    cv2.fillConvexPoly(frame, np.array(corners, dtype=np.int32), face, cv2.LINE_AA)
+    outline = np.array(corners, dtype=np.int32)
+    cv2.fillConvexPoly(frame, outline, face, cv2.LINE_AA)
+    # The rounded edges of a real die shade its outline, so touching dice show a seam.
+    edge = tuple(round(0.6 * c) for c in face)
+    cv2.polylines(frame, [outline], True, edge, max(1, round(die.width * 0.04)), cv2.LINE_AA)
     spacing = die.width * 0.27
     radius = die.width * 0.09
     for gx, gy in PIP_LAYOUT[die.value]:
@@ -71,7 +77,9 @@ def draw_die(frame: Frame, die: DrawnDie) -> None:
         cv2.circle(frame, point, round(radius * (1 << shift)), pip, -1, cv2.LINE_AA, shift)
 
 
-def draw(dice: list[DrawnDie], *, width: int = 640, height: int = 480, noise: float = 3.0, seed: int = 0) -> Frame:
+def draw(
+    dice: list[DrawnDie], *, width: int = 640, height: int = 480, noise: float = 3.0, seed: int = 0
+) -> Frame:
     """A frame holding the given dice, with a little sensor noise."""
     frame = blank(width, height)
     for die in dice:

@@ -1,0 +1,111 @@
+"""The reader on drawn dice with known values: every face, colour scheme, rotation, size, touching
+dice, and the region of interest."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.vision.drawn import SCHEMES, DrawnDie, draw
+from vision import ReaderParams, read
+from vision.pips import find_pips, to_gray
+
+
+def values_at(frame: np.ndarray, params: ReaderParams | None = None) -> list[int | None]:
+    reading = read(frame, params or ReaderParams())
+    return sorted(reading.values, key=lambda v: -1 if v is None else v)
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+@pytest.mark.parametrize("value", range(1, 7))
+def test_every_face_of_every_colour_scheme_is_read(scheme: str, value: int) -> None:
+    frame = draw([DrawnDie(320, 240, 70, value, 20.0, scheme)])
+    reading = read(frame)
+    assert reading.values == (value,)
+    die = reading.dice[0]
+    assert abs(die.center[0] - 320) < 5 and abs(die.center[1] - 240) < 5
+    assert 0.0 < die.confidence <= 1.0
+    assert die.box.x < 320 < die.box.x + die.box.w
+
+
+@pytest.mark.parametrize("scheme", ["white", "black", "red"])
+def test_pips_are_found_with_their_polarity(scheme: str) -> None:
+    frame = draw([DrawnDie(320, 240, 80, 5, 0.0, scheme)])
+    pips = find_pips(frame, to_gray(frame), ReaderParams())
+    assert len(pips) == 5
+    assert {p.is_dark for p in pips} == {scheme == "white"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    value=st.integers(1, 6),
+    angle=st.floats(0.0, 90.0),
+    width=st.floats(36.0, 140.0),
+    scheme=st.sampled_from(sorted(SCHEMES)),
+    seed=st.integers(0, 1000),
+)
+def test_any_rotation_and_size_is_read(
+    value: int, angle: float, width: float, scheme: str, seed: int
+) -> None:
+    frame = draw([DrawnDie(320, 240, width, value, angle, scheme)], seed=seed)
+    assert read(frame).values == (value,)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"), [(3, 3), (2, 2), (1, 1), (2, 3), (3, 4), (5, 6), (1, 2)]
+)
+@pytest.mark.parametrize("angle", [0.0, 45.0])
+def test_touching_dice_are_separate_dice(left: int, right: int, angle: float) -> None:
+    width = 60
+    # Side by side, just touching: the dice's horizontal extent grows with the angle.
+    gap = width * (abs(math.cos(math.radians(angle))) + abs(math.sin(math.radians(angle)))) + 1
+    frame = draw(
+        [
+            DrawnDie(260, 240, width, left, angle, "white"),
+            DrawnDie(260 + gap, 240, width, right, angle, "white"),
+        ]
+    )
+    assert values_at(frame) == sorted([left, right])
+
+
+def test_a_row_of_touching_dice_is_read_die_by_die() -> None:
+    values = [6, 3, 3, 2, 5, 1]
+    frame = draw([DrawnDie(100 + 71 * k, 240, 70, v, 0.0, "ivory") for k, v in enumerate(values)])
+    assert values_at(frame) == sorted(values)
+
+
+def test_a_mixed_tray_is_read() -> None:
+    dice = [
+        DrawnDie(100, 100, 60, 4, 10.0, "white"),
+        DrawnDie(250, 120, 50, 6, 35.0, "black"),
+        DrawnDie(420, 110, 80, 2, 70.0, "red"),
+        DrawnDie(120, 330, 45, 5, 5.0, "green"),
+        DrawnDie(300, 340, 65, 1, 50.0, "blue"),
+        DrawnDie(500, 330, 90, 3, 15.0, "ivory"),
+    ]
+    frame = draw(dice)
+    assert values_at(frame) == sorted(d.value for d in dice)
+
+
+def test_the_region_of_interest_ignores_dice_set_aside() -> None:
+    frame = draw([DrawnDie(150, 240, 60, 5, 0.0), DrawnDie(500, 240, 60, 2, 0.0)])
+    left_half = ((0, 0), (320, 0), (320, 480), (0, 480))
+    assert read(frame, ReaderParams(roi=left_half)).values == (5,)
+    assert sorted(read(frame).values, key=str) == [2, 5]
+
+
+def test_the_reading_is_in_reading_order() -> None:
+    frame = draw([DrawnDie(500, 400, 60, 2), DrawnDie(100, 100, 60, 4), DrawnDie(400, 100, 60, 6)])
+    centres = [d.center for d in read(frame).dice]
+    assert centres == sorted(centres, key=lambda c: (c[1], c[0]))
+
+
+def test_the_debug_callback_receives_intermediate_images() -> None:
+    seen: dict[str, tuple[int, ...]] = {}
+    frame = draw([DrawnDie(320, 240, 70, 3)])
+    read(frame, debug=lambda name, image: seen.__setitem__(name, image.shape))
+    assert seen and all(shape == frame.shape for shape in seen.values())

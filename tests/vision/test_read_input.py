@@ -1,0 +1,58 @@
+"""The reader on input it cannot or should not read: bad frames raise, empty scenes read empty."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.errors import DicekeeperError
+from vision import InvalidFrame, ReaderParams, read
+from vision.validate import check_frame
+
+
+@pytest.mark.parametrize(
+    ("frame", "named"),
+    [
+        (np.zeros((0, 0, 3), dtype=np.uint8), "(0, 0, 3)"),
+        (np.zeros((1, 1, 3), dtype=np.uint8), "(1, 1, 3)"),
+        (np.zeros((480, 640), dtype=np.uint8), "(480, 640)"),
+        (np.zeros((480, 640, 4), dtype=np.uint8), "(480, 640, 4)"),
+        (np.zeros((480, 640, 3), dtype=np.float32), "'float32'"),
+        (np.zeros((480, 640, 3), dtype=np.uint16), "'uint16'"),
+    ],
+)
+def test_a_bad_frame_raises_invalid_frame_naming_its_shape_or_dtype(
+    frame: np.ndarray, named: str
+) -> None:
+    with pytest.raises(InvalidFrame) as caught:
+        read(frame)
+    assert named in str(caught.value)
+    assert isinstance(caught.value, DicekeeperError)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_something_that_is_not_an_array_is_refused() -> None:
+    with pytest.raises(InvalidFrame, match="list"):
+        check_frame([[0, 0, 0]])
+
+
+@pytest.mark.parametrize("level", [0, 128, 255])
+def test_a_uniform_frame_holds_no_dice(level: int) -> None:
+    frame = np.full((480, 640, 3), level, dtype=np.uint8)
+    assert read(frame).is_empty
+
+
+def test_noise_alone_holds_no_dice() -> None:
+    rng = np.random.default_rng(3)
+    frame = rng.normal(128, 6, (480, 640, 3)).clip(0, 255).astype(np.uint8)
+    assert read(frame).is_empty
+
+
+def test_a_tiny_frame_is_read_without_error() -> None:
+    assert read(np.full((16, 16, 3), 90, dtype=np.uint8)).dice == ()
+
+
+def test_params_are_frozen() -> None:
+    params = ReaderParams()
+    with pytest.raises(AttributeError):
+        params.block_size = 5  # type: ignore[misc]
