@@ -264,7 +264,12 @@ def save_plot(path: str, rules: Rules, standings: list[Standing], *, games: int 
     for tick in range(0, high + 1, max(500, high // 5 // 500 * 500)):
         y = point(0, tick)[1]
         draw.text((8, y - 6), str(tick), fill="black")
-    draw.text((left + plot_w // 2 - 30, height - 30), "own turns", fill="black")
+    step = max(1, longest // 10)
+    for turn in range(0, longest + 1, step):
+        x = point(turn, 0)[0]
+        draw.line((x, top + plot_h, x, top + plot_h + 4), fill="black")
+        draw.text((x - 4, top + plot_h + 6), str(turn), fill="black")
+    draw.text((left + plot_w // 2 - 30, height - 22), "own turns", fill="black")
     draw.text((left, 8), f"{rules.name} to {rules.target}: score trajectories", fill="black")
     for number, standing in enumerate(standings):
         colour = COLOURS[number % len(COLOURS)]
