@@ -80,7 +80,8 @@ class CameraConfig:
     ``settle_seconds`` is how long the reading must stay unchanged before it counts.
     ``seed`` and ``script`` drive the simulated camera: scripted throws are used first (each the
     values of one throw, taken from the front as many as needed), then seeded random values.
-    ``path`` is the folder or video file the ``replay`` backend plays.
+    ``path`` is the folder or video file the ``replay`` backend plays. ``read_truth`` (simulated
+    only) takes the dice from the simulator instead of reading the frames.
     """
 
     backend: str = "simulated"
@@ -94,6 +95,7 @@ class CameraConfig:
     settle_seconds: float = 0.6
     seed: int = 0
     script: tuple[tuple[int, ...], ...] = ()
+    read_truth: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +274,12 @@ def _camera(t: Table) -> CameraConfig:
         settle_seconds=t.number("settle_seconds", d.settle_seconds, low=0.0, high=10.0),
         seed=t.integer("seed", d.seed),
         script=_script(t),
+        read_truth=t.boolean("read_truth", d.read_truth),
     )
+    if result.read_truth and backend != "simulated":
+        raise ConfigError(
+            f"camera.read_truth = true needs camera.backend = 'simulated', not {backend!r}"
+        )
     t.finish()
     return result
 

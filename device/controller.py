@@ -168,7 +168,7 @@ class Controller:
             elif phase is Phase.PASS:
                 self._apply(PassTaken(player.name))
             else:
-                self._say(f"throw the {state.dice_to_throw} dice into the tray")
+                self._say(f"throw {_dice(state.dice_to_throw)} into the tray")
         elif button is Button.STOP:
             if phase is Phase.KEEP:
                 self._keep_then("bank")
@@ -414,23 +414,26 @@ def prompt_for(
     n = state.dice_to_throw
     if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
         if player.name in computers:
-            return f"throw {n} dice for {player.name}"
-        return f"{player.name}: throw {n} dice"
+            return f"throw {_dice(n)} for {player.name}"
+        return f"{player.name}: throw {_dice(n)}"
     if state.phase is Phase.KEEP:
         return "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank"
     if state.phase is Phase.DECIDE:
         return f"ROLL: throw {n}  STOP: bank {state.turn.total}"
     passed = state.passed
     if passed is not None:
-        return (
-            f"ROLL: take {passed.dice} dice +{passed.points}  STOP: throw {state.rules.dice} fresh"
-        )
+        fresh = state.rules.dice
+        return f"ROLL: take {_dice(passed.dice)} +{passed.points}  STOP: throw {fresh} fresh"
     return ""
+
+
+def _dice(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
 
 
 def _count_message(expected: int, seen: int) -> str:
     fix = "take the kept dice out of the tray" if seen > expected else f"throw all {expected}"
-    return f"expected {expected} dice, I see {seen} — {fix}"
+    return f"expected {_dice(expected)}, I see {seen} — {fix}"
 
 
 def _unreadable_message(count: int) -> str:

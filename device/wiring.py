@@ -22,6 +22,7 @@ from device.config import COMPUTER_PREFIX, Config, ConfigError, DisplayConfig
 from device.controller import Controller, TableSettings
 from device.session import Seat, Session, rules_for
 from device.store import GameStore, state_directory
+from device.truth import TruthReader
 from device.watcher import Sight, ThrowWatcher, Tracker
 from engine.errors import DicekeeperError, UnknownRules
 from engine.rules import Rules
@@ -153,9 +154,11 @@ def open_table(
     with ExitStack() as stack:
         store = GameStore.in_directory(state_directory(config.state.directory))
         stack.callback(store.close)
-        camera = _open_camera(
-            config, render or simulated_renderer(_size(config), moving_frames=moving_frames)
-        )
+        render = render or simulated_renderer(_size(config), moving_frames=moving_frames)
+        if config.camera.read_truth and read is None:
+            truth = TruthReader(render)
+            render, read = truth.render, truth.read
+        camera = _open_camera(config, render)
         stack.callback(camera.close)
         if buttons is None:
             buttons = _open_buttons(config, clock, pin_factory)

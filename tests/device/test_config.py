@@ -99,6 +99,7 @@ def test_the_example_config_is_valid() -> None:
         ({"camera": {"script": [[1, 7]]}}, ["camera.script", "[1, 7]", "1 to 6"]),
         ({"camera": {"backend": "replay"}}, ["camera.path", "replay"]),
         ({"camera": {"widht": 10}}, ["camera.widht", "did you mean 'width'"]),
+        ({"camera": {"backend": "opencv", "read_truth": True}}, ["camera.read_truth", "'opencv'"]),
         ({"buttons": {"pins": {"roll": 40}}}, ["buttons.pins.roll", "40", "27"]),
         ({"buttons": {"pins": {"roll": 27}}}, ["three different", "27"]),
         ({"buttons": {"long_press": True}}, ["buttons.long_press", "True", "number"]),

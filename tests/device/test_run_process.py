@@ -33,6 +33,7 @@ width = 320
 height = 240
 settle_seconds = 0.1
 script = [[1, 1, 1, 2, 3, 4], [5, 5, 2]]
+read_truth = true
 [buttons]
 backend = "keyboard"
 [[display]]
@@ -100,9 +101,8 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
     pressed_at: set[int] = set()
 
     def second_throw_to_keep() -> bool:
-        # Drive the turn: at the first throw's options press ROLL (keep the best, throw the
-        # rest); done once a turn has two throws and waits for a keep. (Whatever the reader
-        # makes of the dice, a bust just passes the turn on and the next one is used.)
+        # At the first throw's options press ROLL (keep the best, throw the rest); done once the
+        # turn has two throws and waits for a keep.
         state, count = _replay(database), len(_events(database))
         if state.phase is Phase.KEEP and len(state.turn.throws) == 1 and count not in pressed_at:
             pressed_at.add(count)
@@ -119,10 +119,15 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
             first.kill()
     before = _events(database)
     state = _replay(database)
-    assert state.phase is Phase.KEEP and state.turn.total > 0
-    player = state.current_player
-    assert player is not None
-    expected_bank = state.turn.total + state.options[0].score
+    assert [e["type"] for e in before] == [
+        "player_added",
+        "player_added",
+        "thrown",
+        "kept",
+        "thrown",
+    ]
+    assert before[-1] == {"type": "thrown", "player": "Ann", "dice": [5, 5, 2]}
+    assert state.phase is Phase.KEEP and state.turn.total == 1000
 
     second = _start(config, tmp_path / "second.txt")
     try:
@@ -131,16 +136,27 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
         assert _events(database) == before
         _press(second, "s")  # keep the best option and bank
         _wait("the bank", lambda: len(_events(database)) == len(before) + 2, second)
-        assert _events(database)[-1] == {
-            "type": "banked",
-            "player": player.name,
-            "points": expected_bank,
-        }
+        assert _events(database)[-1] == {"type": "banked", "player": "Ann", "points": 1100}
+        # Bob's turn: the new process's camera script starts again with 1 1 1 2 3 4.
+        _wait("Bob's throw", lambda: _replay(database).phase is Phase.KEEP, second)
+        _press(second, "s")  # Bob keeps 1 1 1 and banks 1000: his last turn, Ann wins
+        _wait("the end", lambda: _replay(database).phase is Phase.OVER, second)
         _press(second, "q")
         assert second.wait(timeout=30) == 0
     finally:
         if second.poll() is None:
             second.kill()
+    history = subprocess.run(
+        [sys.executable, "-m", "device", "history", "--config", str(config), "--json"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        check=True,
+    )
+    (line,) = history.stdout.splitlines()
+    result = json.loads(line)["result"]
+    assert result["scores"] == {"Ann": 1100, "Bob": 1000}
+    assert result["winners"] == ["Ann"]
 
 
 @pytest.mark.parametrize(
