@@ -1,7 +1,10 @@
-"""The synthetic tray renderer for humans: a contact sheet of rendered trays (and one throw) as PNG,
-and the render speed (milliseconds per 640×480 frame on one core).
+"""The synthetic tray renderer for humans: contact sheets of rendered trays (random styles, each
+look-alike preset, one throw) as PNG, the render speed (milliseconds per 640×480 frame), and with
+``--reader N`` the dice reader's accuracy on N throws of each look-alike preset, to set beside its
+accuracy on the real photos the presets imitate (benchmarks/vision_accuracy.py).
 
 Usage: python benchmarks/render_gallery.py [--out DIR] [--seeds N] [--boxes] [--speed-frames N]
+                                           [--reader N]
 """
 
 from __future__ import annotations
@@ -18,7 +21,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.render import RenderedTray, render_throw, render_tray  # noqa: E402
+from vision.render import (  # noqa: E402
+    PRESETS,
+    RenderedTray,
+    render_throw,
+    render_tray,
+    style_like,
+)
+
+# What each preset imitates: the real dataset, frame size and dice per throw.
+PRESET_SHAPES = {
+    "phone-box": ("nell-byler-d6", (640, 640), (1, 20)),
+    "webcam-desk": ("matteop65-wood", (640, 480), (1, 5)),
+}
 
 
 def annotate(tray: RenderedTray) -> np.ndarray:
@@ -49,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=16)
     parser.add_argument("--boxes", action="store_true", help="draw ground-truth boxes and values")
     parser.add_argument("--speed-frames", type=int, default=60)
+    parser.add_argument("--reader", type=int, default=0, help="throws per preset for the reader")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -64,6 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     path = args.out / "trays.png"
     cv2.imwrite(str(path), sheet([pick(t) for t in trays], 4, 0.5))
     print(f"wrote {path}")
+    for preset in PRESETS:
+        _name, size, (lo, hi) = PRESET_SHAPES[preset]
+        shots = []
+        for seed in range(8):
+            n = int(rng.integers(lo, hi + 1))
+            values = [int(v) for v in rng.integers(1, 7, n)]
+            shots.append(render_tray(values, seed=seed, size=size, style=style_like(preset, seed)))
+        path = args.out / f"preset-{preset}.png"
+        cv2.imwrite(str(path), sheet([pick(t) for t in shots], 4, 0.5))
+        print(f"wrote {path}")
     throw = render_throw([1, 2, 3, 4, 5, 6], seed=7, moving_frames=8, still_frames=4, hand=True)
     path = args.out / "throw.png"
     cv2.imwrite(str(path), sheet([pick(t) for t in throw], 4, 0.5))
@@ -79,7 +105,34 @@ def main(argv: list[str] | None = None) -> int:
     frames = render_throw([1, 2, 3, 4, 5, 6], seed=5, moving_frames=20, still_frames=20)
     per = (time.perf_counter() - start) * 1000 / len(frames)
     print(f"render_throw, 6 dice, 640x480: {per:.1f} ms/frame ({1000 / per:.0f} frames/s)")
+    if args.reader > 0:
+        compare_reader(args.reader)
     return 0
+
+
+def compare_reader(throws: int) -> None:
+    """Print the reader's accuracy on ``throws`` synthetic throws of each look-alike preset."""
+    from vision import ReaderParams, read
+    from vision.evaluation import LabelledDie, Score, score_image
+
+    rng = np.random.default_rng(99)
+    for preset in PRESETS:
+        dataset, size, (lo, hi) = PRESET_SHAPES[preset]
+        total = Score()
+        for seed in range(throws):
+            n = int(rng.integers(lo, hi + 1))
+            values = [int(v) for v in rng.integers(1, 7, n)]
+            tray = render_tray(values, seed=seed, size=size, style=style_like(preset, seed))
+            labels = []
+            for die in tray.dice:
+                (cx, cy), half = die.center, die.size_px / 2
+                value = die.value if die.value is not None else 0
+                labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, value))
+            total += score_image(read(tray.frame, ReaderParams()), labels)
+        print(
+            f"reader on {preset} (like {dataset}), {throws} throws: recall {total.recall:.4f}, "
+            f"precision {total.precision:.4f}, throw accuracy {total.throw_accuracy:.4f}"
+        )
 
 
 if __name__ == "__main__":

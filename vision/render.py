@@ -16,15 +16,18 @@ import numpy as np
 from vision.render_core import DieState, RenderedDie, RenderedTray, build_scene, draw_frame
 from vision.render_style import (
     BACKGROUNDS,
+    PRESETS,
     SCHEMES,
     InvalidRenderRequest,
     TrayStyle,
     style_from_seed,
+    style_like,
 )
 from vision.render_throw import render_hand_pass, render_throw
 
 __all__ = [
     "BACKGROUNDS",
+    "PRESETS",
     "SCHEMES",
     "InvalidRenderRequest",
     "RenderedDie",
@@ -35,6 +38,7 @@ __all__ = [
     "render_throw",
     "render_tray",
     "style_from_seed",
+    "style_like",
 ]
 
 

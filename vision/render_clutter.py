@@ -47,7 +47,7 @@ def make_clutter(
 ) -> Clutter:
     """Random clutter for a frame of ``size`` with dice about ``die`` px wide; ``amount`` 0..1."""
     w, h = size
-    n = int(rng.poisson(amount * 30))
+    n = int(rng.poisson(amount * 6))
     specks = tuple(
         (
             float(rng.uniform(0, w)),

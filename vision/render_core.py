@@ -4,10 +4,11 @@ drawing of one frame of it with its ground truth. Public entry points are in ``v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.render_box import draw_box
 from vision.render_clutter import draw_clutter, make_clutter
 from vision.render_die import (
     Camera,
@@ -55,12 +56,17 @@ class RenderedDie:
 
 @dataclass(frozen=True, slots=True)
 class RenderedTray:
-    """One rendered frame (BGR uint8, H×W×3) and the ground truth of every die in it."""
+    """One rendered frame (BGR uint8, H×W×3) and the ground truth of every die in it.
+
+    ``floor`` is the throwing area in the image (a polygon: the box floor when the style has walls,
+    else the whole frame); ``hand_visible`` whether a hand shows in the frame.
+    """
 
     frame: Frame
     dice: tuple[RenderedDie, ...]
     style: TrayStyle
     hand_visible: bool = False
+    floor: tuple[tuple[float, float], ...] = ()
 
     @property
     def values(self) -> tuple[int | None, ...]:
@@ -83,6 +89,7 @@ class Scene:
     rest: tuple[DiePose, ...]
     values: tuple[int | None, ...]
     skin: tuple[int, int, int]
+    floor: tuple[tuple[float, float], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,19 +129,31 @@ def build_scene(
     camera = Camera(height, principal, keystone)
     tilt, az = style.light_tilt, style.light_azimuth
     light = np.array([np.sin(tilt) * np.cos(az), np.sin(tilt) * np.sin(az), np.cos(tilt)])
-    surface = background(style.background, style.background_color, size, rng)
+    surface, rims = background(style.background, style.background_color, size, rng)
+    margin = 4.0
+    area = (margin, margin, w - margin, h - margin)
+    floor: tuple[tuple[float, float], ...] = ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
     clutter = make_clutter(style.clutter, size, float(np.mean(style.die_size)), rng)
+    if style.walls:
+        clutter = replace(clutter, cable=None, thing=None)
+        rims = []
     draw_clutter(surface, clutter)
+    if style.walls:
+        surface, box = draw_box(surface, camera, light, rng)
+        x0, y0, x1, y1 = box.floor
+        area = (x0 + 1, y0 + 1, x1 - 1, y1 - 1)
+        floor = box.floor_image
     obstacles = [[(float(x), float(y)) for x, y in poly] for poly in clutter.obstacles()]
+    obstacles += rims
     skin = (int(rng.integers(90, 150)), int(rng.integers(130, 175)), int(rng.integers(180, 235)))
     gain = lighting_gain(
         size, style.gradient, float(rng.uniform(-np.pi, np.pi)), style.vignette, style.tint
     )
     schemes = tuple(style.schemes[int(rng.integers(len(style.schemes)))] for _ in values)
     looks = tuple(_look(name, style, rng) for name in schemes)
-    rest = _rest_poses(values, style, camera, size, rng, obstacles)
+    rest = _rest_poses(values, style, camera, size, area, rng, obstacles)
     return Scene(
-        size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values), skin
+        size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values), skin, floor
     )
 
 
@@ -161,19 +180,18 @@ def _rest_poses(
     style: TrayStyle,
     camera: Camera,
     size: tuple[int, int],
+    area: tuple[float, float, float, float],
     rng: np.random.Generator,
     obstacles: list[list[tuple[float, float]]],
 ) -> tuple[DiePose, ...]:
-    w, h = size
     lo, hi = style.die_size
     sides = [float(rng.uniform(lo, hi)) for _ in values]
     for attempt in range(60):
         if attempt and attempt % 10 == 0:
             sides = [max(s * 0.9, 12.0) for s in sides]  # they do not fit: smaller dice
-        margin = 4.0
         feet = place_dice(
             sides,
-            (margin, margin, w - margin, h - margin),
+            area,
             style.touching,
             rng,
             obstacles=obstacles,
@@ -267,6 +285,7 @@ def draw_frames(
             dice,
             style,
             hand_visible=hand_visible,
+            floor=scene.floor,
         )
         for rng in rngs
     ]

@@ -241,9 +241,9 @@ def _marble(tex: Frame, look: DieLook, value: int) -> None:
     px = tex.shape[0]
     rng = np.random.default_rng(look.marble_seed * 7 + value)
     field = cv2.resize(
-        rng.random((5, 5)).astype(np.float32), (px, px), interpolation=cv2.INTER_CUBIC
+        rng.random((4, 4)).astype(np.float32), (px, px), interpolation=cv2.INTER_CUBIC
     )
-    veins = (np.sin(field * rng.uniform(14, 26)) * 0.5 + 0.5)[..., None]
+    veins = (np.sin(field * rng.uniform(20, 40)) * 0.5 + 0.5)[..., None] ** 2 * 0.7
     other = np.array(look.marble, np.float32)
     mixed = tex.astype(np.float32) * (1 - veins) + other * veins
     tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
@@ -294,7 +294,9 @@ def draw_die(
     faces = visible_faces(pose, camera)
     shade_of = {v: _lambert(pose, v, light) for v, _ in faces}
     # Body (rounded edges) in the average shade of the visible faces.
-    body_shade = float(np.mean(list(shade_of.values()))) * 0.92 if faces else 0.6
+    # The rounded edges catch light from several sides: nearer the brightest face than the mean.
+    shades = list(shade_of.values())
+    body_shade = 0.6 * max(shades) + 0.4 * float(np.mean(shades)) if shades else 0.6
     body = tuple(float(min(255.0, c * body_shade)) for c in look.body)
     shift = 4
     poly = np.round((hull - offset) * (1 << shift)).astype(np.int32)

@@ -15,12 +15,14 @@ import numpy.typing as npt
 from vision.types import Frame
 
 FloatImage = npt.NDArray[np.float32]
+Polygon = list[tuple[float, float]]
 
 
 def background(
     kind: str, color: tuple[int, int, int], size: tuple[int, int], rng: np.random.Generator
-) -> Frame:
-    """A tray surface ``kind`` ("felt", "wood", "plastic", "light") of ``size`` (w, h), BGR."""
+) -> tuple[Frame, list[Polygon]]:
+    """A tray surface ``kind`` ("felt", "wood", "plastic", "light") of ``size`` (w, h), BGR,
+    and the raised parts (rims) that dice cannot lie on."""
     w, h = size
     amount = {"felt": 0.10, "plastic": 0.05, "wood": 0.08}.get(kind, 0.04)
     shade = _low_freq(w, h, rng, cells=4, amount=amount)
@@ -34,10 +36,9 @@ def background(
         fine = noise_bank(w, h, 1.0, rng)[..., 0]
         shade *= 1.0 + fine * np.float32(0.008)
     img: FloatImage = np.asarray(cv2.merge([shade * np.float32(c) for c in color]), np.float32)
-    if kind == "light":
-        _tray_rim(img, w, h, rng)
+    rims = _tray_rim(img, w, h, rng) if kind == "light" else []
     out: Frame = np.asarray(cv2.convertScaleAbs(img), np.uint8)
-    return out
+    return out, rims
 
 
 def _wood_grain(w: int, h: int, rng: np.random.Generator) -> FloatImage:
@@ -70,12 +71,17 @@ def _wood_grain(w: int, h: int, rng: np.random.Generator) -> FloatImage:
     return out
 
 
-def _tray_rim(img: FloatImage, w: int, h: int, rng: np.random.Generator) -> None:
+def _tray_rim(img: FloatImage, w: int, h: int, rng: np.random.Generator) -> list[Polygon]:
     """A brighter raised rim along one or two edges of a light plastic tray, with screw heads."""
+    rims: list[Polygon] = []
     for _ in range(int(rng.integers(0, 3))):
         side = int(rng.integers(0, 4))
         depth = int(rng.uniform(0.06, 0.13) * min(w, h))
         lighter = float(rng.uniform(1.03, 1.10))
+        x0, y0, x1, y1 = (0, 0, w, depth) if side == 0 else (0, h - depth, w, h)
+        if side >= 2:
+            x0, y0, x1, y1 = (0, 0, depth, h) if side == 2 else (w - depth, 0, w, h)
+        rims.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
         if side == 0:
             band = img[:depth]
         elif side == 1:
@@ -101,6 +107,7 @@ def _tray_rim(img: FloatImage, w: int, h: int, rng: np.random.Generator) -> None
         for t in (0.08, 0.92):
             c = (int(length * t), bh // 2) if horiz else (bw // 2, int(length * t))
             cv2.circle(band, c, max(depth // 6, 2), (110, 110, 110), -1, cv2.LINE_AA)
+    return rims
 
 
 def _low_freq(w: int, h: int, rng: np.random.Generator, *, cells: int, amount: float) -> FloatImage:

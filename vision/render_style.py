@@ -5,7 +5,7 @@ Part of the synthetic tray renderer (``vision.render``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,6 +37,10 @@ SCHEMES: dict[str, Scheme] = {
     "purple": Scheme((110, 40, 80), (230, 230, 230)),
     "translucent": Scheme((60, 60, 210), (245, 245, 245), alpha=0.82),
     "marbled": Scheme((60, 110, 150), (25, 25, 25), marble=(120, 190, 215)),
+    "black-red": Scheme((36, 34, 38), (40, 40, 200)),
+    "blue-yellow": Scheme((150, 80, 30), (40, 210, 235)),
+    "teal-yellow": Scheme((120, 110, 30), (50, 215, 235), marble=(90, 160, 60)),
+    "pearl-black": Scheme((205, 205, 200), (30, 30, 30), marble=(170, 185, 200)),
 }
 """Every dice colour scheme the renderer knows, by name."""
 
@@ -66,7 +70,8 @@ class TrayStyle:
     ``touching`` the chance that a die lies against another; ``corner`` the rounding of die edges
     as a fraction of the side; ``tint`` a per-channel (B, G, R) colour cast; ``jpeg_quality`` the
     JPEG compression applied (None: none); ``clutter`` 0-1 how many distractors (dust specks, a
-    cable, an object reaching in from a corner) lie around.
+    cable, an object reaching in from a corner) lie around; ``walls``: the tray is a box whose
+    walls and dark rim show around the floor, on a light table.
     """
 
     die_size: tuple[float, float] = (45.0, 60.0)
@@ -87,6 +92,7 @@ class TrayStyle:
     tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
     jpeg_quality: int | None = None
     clutter: float = 0.3
+    walls: bool = False
 
     def __post_init__(self) -> None:
         lo, hi = self.die_size
@@ -149,6 +155,7 @@ def style_from_seed(seed: int, *, die_size: tuple[float, float] | None = None) -
         tint=_white_balance(rng),
         jpeg_quality=int(rng.integers(60, 96)) if rng.random() < 0.5 else None,
         clutter=float(rng.uniform(0.0, 1.0)),
+        walls=bool(rng.random() < 0.3),
     )
 
 
@@ -157,3 +164,57 @@ def _white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
     temperature = float(rng.uniform(-0.07, 0.07))
     green = float(rng.uniform(-0.02, 0.02))
     return (1.0 - temperature, 1.0 + green, 1.0 + temperature)
+
+
+PRESETS = ("phone-box", "webcam-desk")
+"""Names of the look-alike styles of ``style_like``."""
+
+
+def style_like(preset: str, seed: int) -> TrayStyle:
+    """A random style resembling one kind of real photo, a pure function of ``seed``:
+
+    "phone-box": a phone held over a cardboard dice box (walls and dark rim showing), many small
+    dice (20-30 px at 640 px) of all colours, some touching; "webcam-desk": a webcam close above a
+    light wooden desk with cables and a laptop corner around, ivory or white dice of 40-60 px,
+    seen a little from the side, soft and noisy.
+    """
+    base = style_from_seed(seed)
+    rng = np.random.default_rng([seed, 202])
+    if preset == "phone-box":
+        side = float(rng.uniform(20, 28))
+        grey = int(rng.integers(180, 205))
+        return replace(
+            base,
+            die_size=(side, min(side * 1.15, MAX_DIE_PX)),
+            schemes=tuple(sorted(SCHEMES)),
+            background="light",
+            background_color=(grey, grey + 2, grey + 3),
+            walls=True,
+            perspective=float(rng.uniform(0.8, 1.0)),
+            touching=float(rng.uniform(0.2, 0.5)),
+            clutter=float(rng.uniform(0.1, 0.5)),
+            noise=float(rng.uniform(1.5, 4.0)),
+            blur=float(rng.uniform(0.4, 0.9)),
+            jpeg_quality=int(rng.integers(70, 92)),
+            shadow=float(rng.uniform(0.15, 0.4)),
+        )
+    if preset == "webcam-desk":
+        side = float(rng.uniform(40, 58))
+        wood = BACKGROUNDS["wood"]
+        return replace(
+            base,
+            die_size=(side, side * 1.08),
+            schemes=("ivory",) if rng.random() < 0.7 else ("white",),
+            background="wood",
+            background_color=wood[int(rng.integers(0, 2)) * 3],
+            walls=False,
+            perspective=float(rng.uniform(0.85, 1.0)),
+            touching=float(rng.uniform(0.1, 0.4)),
+            clutter=float(rng.uniform(0.6, 1.0)),
+            noise=float(rng.uniform(3.0, 6.0)),
+            blur=float(rng.uniform(0.7, 1.3)),
+            jpeg_quality=int(rng.integers(60, 85)),
+            shadow=float(rng.uniform(0.15, 0.35)),
+            gloss=float(rng.uniform(0.1, 0.5)),
+        )
+    raise InvalidRenderRequest(f"unknown style preset {preset!r}; known: {PRESETS}")

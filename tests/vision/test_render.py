@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -11,14 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.render import (
+    PRESETS,
     SCHEMES,
     InvalidRenderRequest,
     RenderedDie,
     RenderedTray,
     TrayStyle,
     render_empty_tray,
+    render_hand_pass,
+    render_throw,
     render_tray,
     style_from_seed,
+    style_like,
 )
 from vision.render_layout import overlaps
 
@@ -149,3 +154,59 @@ def test_bad_style_is_refused() -> None:
         TrayStyle(die_size=(10.0, 30.0))
     with pytest.raises(InvalidRenderRequest, match="schemes"):
         TrayStyle(schemes=("plaid",))
+
+
+def test_throw_comes_to_rest_as_render_tray_draws_it() -> None:
+    frames = render_throw([2, 5, 6], seed=17, moving_frames=5, still_frames=3, hand=True)
+    assert len(frames) == 8
+    rest = render_tray([2, 5, 6], seed=17)
+    assert all(d.is_moving for f in frames[:5] for d in f.dice)
+    assert any(f.hand_visible for f in frames[:5])
+    for still in frames[5:]:
+        assert still.dice == rest.dice and not still.hand_visible
+    assert np.array_equal(frames[5].frame, rest.frame)
+    # Between still frames only the sensor noise changes: small, zero-mean differences.
+    diff = frames[6].frame.astype(int) - frames[7].frame.astype(int)
+    assert diff.any() and abs(diff.mean()) < 1.0 and np.percentile(np.abs(diff), 99) < 40
+    # While tumbling, the dice move from frame to frame.
+    moved = [
+        math.dist(a.center, b.center) for a, b in zip(frames[0].dice, frames[1].dice, strict=True)
+    ]
+    assert max(moved) > 5
+
+
+def test_hand_pass_covers_dice_and_leaves_them_where_they_were() -> None:
+    values = [1, 2, 3, 4]
+    frames = render_hand_pass(values, seed=8, frames=7)
+    rest = render_tray(values, seed=8)
+    assert any(f.hand_visible for f in frames)
+    for f in frames:
+        assert [d.center for d in f.dice] == [d.center for d in rest.dice]
+    middle = frames[len(frames) // 2]
+    assert middle.hand_visible
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_box_walls_keep_the_dice_on_the_floor(seed: int) -> None:
+    style = dataclasses.replace(style_from_seed(seed), walls=True)
+    tray = render_tray([1, 3, 5, 2, 4], seed=seed, style=style)
+    floor = np.array(tray.floor, np.float32)
+    assert len(floor) == 4
+    for die in tray.dice:
+        assert cv2.pointPolygonTest(floor, die.center, False) > 0
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_look_alike_presets_render(preset: str) -> None:
+    style = style_like(preset, 3)
+    tray = render_tray([6, 6, 1], seed=3, size=(640, 640), style=style)
+    assert tray.values == (6, 6, 1)
+    with pytest.raises(InvalidRenderRequest, match="preset"):
+        style_like("studio", 3)
+
+
+def test_sequences_refuse_bad_frame_counts() -> None:
+    with pytest.raises(InvalidRenderRequest, match="moving_frames"):
+        render_throw([1], seed=0, moving_frames=-1)
+    with pytest.raises(InvalidRenderRequest, match="frames"):
+        render_hand_pass([1], seed=0, frames=0)
