@@ -107,26 +107,49 @@ def find_faces(
             continue
         used.update(face.pips)
         faces.append(face)
-    faces.extend(_ones(pips, used, centres, compatible, params))
+    faces.extend(_ones(pips, used, centres, compatible, smooth_gray, params))
     return _top_faces(faces, pips, params)
 
 
 def _top_faces(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
     """Of faces too close together to be on different dice, keep the top one: the face whose pips
-    are least elongated (the sides of a die are seen obliquely)."""
+    are least elongated (the sides of a die are seen obliquely). A face beside a flatter one and
+    squashed toward it is the side of that die."""
 
     def elongation(face: Face) -> float:
         return sum(pips[k].elongation for k in face.pips) / len(face.pips)
 
     kept: list[Face] = []
     for face in sorted(faces, key=elongation):
-        if all(
-            math.hypot(face.x - k.x, face.y - k.y)
-            >= params.same_die_fraction * max(face.width, k.width)
-            for k in kept
-        ):
+        squash = _squash_direction(face, pips)
+        is_side = False
+        for k in kept:
+            dx, dy = k.x - face.x, k.y - face.y
+            distance = math.hypot(dx, dy)
+            reach = max(face.width, k.width)
+            if distance < params.same_die_fraction * reach:
+                is_side = True
+            elif (
+                distance < params.side_face_reach * reach
+                and elongation(face) - elongation(k) >= params.side_face_elongation
+                and abs(squash[0] * dx + squash[1] * dy) >= params.side_face_alignment * distance
+            ):
+                is_side = True
+            if is_side:
+                break
+        if not is_side:
             kept.append(face)
     return kept
+
+
+def _squash_direction(face: Face, pips: tuple[Pip, ...]) -> tuple[float, float]:
+    """The unit direction along which the face's pips are squashed (their outlines' minor axis)."""
+    xx = sum(pips[k].shape[0] for k in face.pips)
+    xy = sum(pips[k].shape[1] for k in face.pips)
+    yy = sum(pips[k].shape[2] for k in face.pips)
+    # Eigenvector of the smaller eigenvalue of [[xx, xy], [xy, yy]].
+    angle = 0.5 * math.atan2(2.0 * xy, xx - yy) + math.pi / 2.0
+    return (math.cos(angle), math.sin(angle))
 
 
 def _perpendicular(
@@ -268,15 +291,29 @@ def _empty_points_bare(
     return True
 
 
+def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderParams) -> bool:
+    """Whether the face around a lone pip is bare out to ``single_bare_radius`` pip diameters."""
+    radius = params.single_bare_radius * pip.diameter
+    angles = np.linspace(0.0, 2.0 * math.pi, 16, endpoint=False)
+    height, width = smooth_gray.shape
+    xs = np.clip(np.rint(pip.x + radius * np.cos(angles)), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(pip.y + radius * np.sin(angles)), 0, height - 1).astype(np.intp)
+    off = np.abs(smooth_gray[ys, xs] - pip.face_level) > params.single_bare_tolerance * pip.contrast
+    return int(np.count_nonzero(off)) <= params.single_bare_misses
+
+
 def _ones(
     pips: tuple[Pip, ...],
     used: set[int],
     centres: npt.NDArray[np.float64],
     compatible: npt.NDArray[np.bool_],
+    smooth_gray: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> list[Face]:
-    """Faces showing one: strong round pips left alone after grouping."""
+    """Faces showing one: strong round pips left alone after grouping, alone on a bare face that
+    lies wholly inside the frame."""
     faces = []
+    height, width = smooth_gray.shape
     for k, pip in enumerate(pips):
         if k in used:
             continue
@@ -290,6 +327,11 @@ def _ones(
         near[k] = False
         alike = np.array([abs(p.elongation - pip.elongation) for p in pips])
         if (near & compatible[k] & (alike <= params.max_elongation_spread)).any():
+            continue
+        half = 0.5 * params.die_width_per_single_pip * pip.diameter
+        if not (half <= pip.x < width - half and half <= pip.y < height - half):
+            continue
+        if not _bare_around(pip, smooth_gray, params):
             continue
         step = params.die_width_per_single_pip * pip.diameter / params.die_width_per_spacing
         faces.append(

@@ -36,6 +36,9 @@ class ReaderParams:
     # whose pips are the least elongated.
     max_elongation_spread: float = 0.28
     same_die_fraction: float = 0.8
+    side_face_reach: float = 1.3
+    side_face_elongation: float = 0.12
+    side_face_alignment: float = 0.6
     max_size_ratio: float = 1.55
     max_face_colour_distance: float = 75.0
     min_spacing: float = 0.85
@@ -50,6 +53,9 @@ class ReaderParams:
     die_width_per_spacing: float = 3.5
     die_width_per_single_pip: float = 5.0
     # Lone pips read as a one must be this round and contrasted.
-    single_min_circularity: float = 0.75
+    single_min_circularity: float = 0.8
     single_min_contrast: float = 35.0
-    single_max_elongation: float = 1.55
+    single_max_elongation: float = 1.5
+    single_bare_radius: float = 1.2
+    single_bare_tolerance: float = 0.3
+    single_bare_misses: int = 2
