@@ -132,3 +132,17 @@ def test_a_whole_game_through_the_pins(
         assert history[0].result is not None
         assert history[0].result["scores"] == totals
         assert history[0].result["winners"] == [winner]
+
+
+def test_holding_select_opens_the_menu(tmp_path: Path, mock_factory: Any) -> None:
+    cfg = config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]], buttons="gpio")
+    rig = open_rig(cfg, pin_factory=mock_factory)
+    with rig.table:
+        rig.until(is_waiting)
+        pin = mock_factory.pin(PINS["select"])
+        pin.drive_low()
+        view = rig.step(12)  # 1.2 s held: longer than buttons.long_press
+        assert view.phase is Phase.MENU
+        pin.drive_high()
+        view = press(rig, mock_factory, "stop")  # closes the menu
+        assert view.phase is Phase.CHOOSING and view.turn_total == 1050

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -188,3 +189,33 @@ def test_bad_configuration_exits_2_with_one_line(
     assert len(errors) == 1, result.stderr
     for word in words:
         assert word in errors[0]
+
+
+def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_on_sigterm(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG.format(state=tmp_path / "state"))
+    address = str(tmp_path / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(address)
+        server.settimeout(60)
+        env = dict(_env(), NOTIFY_SOCKET=address, WATCHDOG_USEC="200000")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "device", "run", "--config", str(config)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        try:
+            messages = [server.recv(4096).decode()]
+            while "WATCHDOG=1" not in messages:
+                messages.append(server.recv(4096).decode())
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(timeout=30) == 0
+            while "STOPPING=1" not in messages:
+                messages.append(server.recv(4096).decode())
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert messages[0].startswith("READY=1")
+    assert messages.index("STOPPING=1") > messages.index("WATCHDOG=1")
