@@ -127,9 +127,7 @@ def _top_faces(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -
             dx, dy = k.x - face.x, k.y - face.y
             distance = math.hypot(dx, dy)
             reach = max(face.width, k.width)
-            if distance < params.same_die_fraction * reach:
-                is_side = True
-            elif (
+            if distance < params.same_die_fraction * reach or (
                 distance < params.side_face_reach * reach
                 and elongation(face) - elongation(k) >= params.side_face_elongation
                 and abs(squash[0] * dx + squash[1] * dy) >= params.side_face_alignment * distance
