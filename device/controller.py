@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from device.computer import find_computer
 from device.menu import Action, MenuItem, history_items, main_menu
+from device.prompts import count_message, dice_text, prompt_for, unreadable_message
 from device.session import Seat, Session, rules_for
 from device.store import StoreError
 from device.view import Overlay, last_turn_text, table_view
@@ -168,7 +169,7 @@ class Controller:
             elif phase is Phase.PASS:
                 self._apply(PassTaken(player.name))
             else:
-                self._say(f"throw {_dice(state.dice_to_throw)} into the tray")
+                self._say(f"throw {dice_text(state.dice_to_throw)} into the tray")
         elif button is Button.STOP:
             if phase is Phase.KEEP:
                 self._keep_then("bank")
@@ -228,9 +229,9 @@ class Controller:
             return
         values = seen.settled.values
         if len(values) != n:
-            self._refuse(n, _count_message(n, len(values)))
+            self._refuse(n, count_message(n, len(values)))
         elif None in values:
-            self._refuse(n, _unreadable_message(values.count(None)))
+            self._refuse(n, unreadable_message(values.count(None)))
         elif not self._throw(name, tuple(v for v in values if v is not None)):
             self.watcher.retry()  # e.g. the disk was full: offer the same dice again
 
@@ -398,48 +399,6 @@ class Controller:
 
     def _prompt(self) -> str:
         return prompt_for(self.state, self._awaiting_throw, self.session.computers, self._menu)
-
-
-def prompt_for(
-    state: GameState, awaiting: bool, computers: dict[str, str], menu: Sequence[MenuItem]
-) -> str:
-    """What to do now, in one short line."""
-    if menu:
-        return "SELECT: next  ROLL: choose  STOP: close"
-    if state.phase is Phase.OVER:
-        return "ROLL: new game"
-    player = state.current_player
-    if player is None:
-        return "hold SELECT for the menu: add players"
-    n = state.dice_to_throw
-    if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
-        if player.name in computers:
-            return f"throw {_dice(n)} for {player.name}"
-        return f"{player.name}: throw {_dice(n)}"
-    if state.phase is Phase.KEEP:
-        return "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank"
-    if state.phase is Phase.DECIDE:
-        return f"ROLL: throw {n}  STOP: bank {state.turn.total}"
-    passed = state.passed
-    if passed is not None:
-        fresh = state.rules.dice
-        return f"ROLL: take {_dice(passed.dice)} +{passed.points}  STOP: throw {fresh} fresh"
-    return ""
-
-
-def _dice(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
-
-
-def _count_message(expected: int, seen: int) -> str:
-    fix = "take the kept dice out of the tray" if seen > expected else f"throw all {expected}"
-    return f"expected {_dice(expected)}, I see {seen} — {fix}"
-
-
-def _unreadable_message(count: int) -> str:
-    if count == 1:
-        return "1 die could not be read (cocked or covered) — throw it again"
-    return f"{count} dice could not be read (cocked or covered) — throw them again"
 
 
 def _index(state: GameState, dice: tuple[int, ...]) -> int:

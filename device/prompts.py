@@ -1,0 +1,52 @@
+"""What the table says: the prompt line for each moment, and the messages for a refused throw."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from device.menu import MenuItem
+from engine.state import GameState, Phase
+
+__all__ = ["count_message", "dice_text", "prompt_for", "unreadable_message"]
+
+
+def prompt_for(
+    state: GameState, awaiting: bool, computers: Mapping[str, str], menu: Sequence[MenuItem]
+) -> str:
+    """What to do now, in one short line."""
+    if menu:
+        return "SELECT: next  ROLL: choose  STOP: close"
+    if state.phase is Phase.OVER:
+        return "ROLL: new game"
+    player = state.current_player
+    if player is None:
+        return "hold SELECT for the menu: add players"
+    n = state.dice_to_throw
+    if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
+        if player.name in computers:
+            return f"throw {dice_text(n)} for {player.name}"
+        return f"{player.name}: throw {dice_text(n)}"
+    if state.phase is Phase.KEEP:
+        return "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank"
+    if state.phase is Phase.DECIDE:
+        return f"ROLL: throw {n}  STOP: bank {state.turn.total}"
+    passed = state.passed
+    if passed is not None:
+        fresh = state.rules.dice
+        return f"ROLL: take {dice_text(passed.dice)} +{passed.points}  STOP: throw {fresh} fresh"
+    return ""
+
+
+def dice_text(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def count_message(expected: int, seen: int) -> str:
+    fix = "take the kept dice out of the tray" if seen > expected else f"throw all {expected}"
+    return f"expected {dice_text(expected)}, I see {seen} — {fix}"
+
+
+def unreadable_message(count: int) -> str:
+    if count == 1:
+        return "1 die could not be read (cocked or covered) — throw it again"
+    return f"{count} dice could not be read (cocked or covered) — throw them again"
