@@ -90,7 +90,7 @@ class Controller:
         self._strategies: dict[str, Strategy] = {}
         self.overlay = Overlay(message=session.notice or session.store.notice)
         self.is_shut_down = False
-        self._awaiting_throw = False  # DECIDE: ROLL was chosen, the rest is to be thrown
+        self._awaiting_throw = self._resumes_throw()  # DECIDE: ROLL chosen, rest to be thrown
         self._expecting: tuple[int, int] | None = None  # (event count, dice) the watcher waits for
         self._roll_until: float | None = None  # a virtual throw is tumbling until then
         self._act_at: float | None = None  # when the computer player decides
@@ -355,9 +355,21 @@ class Controller:
             self._say(str(exc))
             return
         self._reset_turn()
+        self._show(tray=())
         self._say(f"new game of {rules.name}")
 
     # --- helpers -----------------------------------------------------------------------------
+
+    def _resumes_throw(self) -> bool:
+        """Whether a resumed game waits for a throw in the DECIDE phase: where players choose
+        their keeps, a person reaches DECIDE only by ROLL (STOP keeps and banks at once)."""
+        state, player = self.state, self.state.current_player
+        return (
+            state.phase is Phase.DECIDE
+            and not state.rules.is_keep_forced
+            and player is not None
+            and not self.session.is_computer(player.name)
+        )
 
     def _apply(self, *events: Event, computers: dict[str, str] | None = None) -> bool:
         """Apply ``events`` through the session; a refusal or a store error becomes a message."""

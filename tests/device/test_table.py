@@ -179,3 +179,17 @@ def test_computer_players_play_a_whole_game_with_virtual_dice(tmp_path: Path) ->
         (finished,) = rig.table.store.history()
         assert finished.result is not None
         assert finished.result["winners"] == [view.winner_player.name]
+
+
+def test_a_restart_after_roll_still_waits_for_the_throw(tmp_path: Path) -> None:
+    cfg = config(tmp_path, rules="farkle", script=[[1, 1, 1, 2, 3, 4]])
+    rig = open_rig(cfg)
+    with rig.table:
+        rig.until(is_waiting)
+        rig.press(Button.ROLL)  # keeps 1 1 1: the rest is to be thrown
+    again = open_rig(cfg)  # a new process on the same store
+    with again.table:
+        state = again.table.controller.state
+        assert state.phase is EnginePhase.DECIDE and state.turn.total == 1000
+        view = again.step()
+        assert view.prompt == "Ann: throw 3 dice"
