@@ -58,9 +58,7 @@ def draw_box(
         cv2.fillPoly(out, [pts], color, cv2.LINE_AA, shift)
 
     # A soft shadow of the box on the table, then the rim with colourful print on it.
-    shadow = out.copy()
-    fill(outer + np.array([rim * 0.6, rim * 0.8]), tuple(float(c) * 0.75 for c in table))
-    cv2.addWeighted(out, 0.6, shadow, 0.4, 0, out)
+    fill(outer + np.array([rim * 0.6, rim * 0.8]), tuple(float(c) * 0.9 for c in table))
     dark = float(rng.uniform(20, 55))
     under = out.copy()
     fill(outer, (dark, dark, dark + 4))
@@ -76,9 +74,8 @@ def draw_box(
         cv2.ellipse(out, center, size, float(rng.uniform(0, 180)), 0, 360, color, -1, cv2.LINE_AA)
     # The print stays on the rim.
     outside = np.full((h, w), 255, np.uint8)
-    cv2.fillPoly(outside, [np.round(outer * one).astype(np.int32)], 0, cv2.LINE_AA, shift)
-    keep = outside.astype(np.float32)[..., None] / 255.0
-    out = (out.astype(np.float32) * (1 - keep) + under.astype(np.float32) * keep).astype(np.uint8)
+    cv2.fillPoly(outside, [np.round(outer * one).astype(np.int32)], 0, cv2.LINE_8, shift)
+    cv2.copyTo(under, outside, out)
     # Re-cut the inside of the rim (the print must not spill inwards).
     wall_grey = float(rng.uniform(150, 215))
     normals = [np.array([0.0, 1.0, 0.0]), np.array([-1.0, 0.0, 0.0])]
@@ -90,9 +87,7 @@ def draw_box(
         g = min(wall_grey * shade, 255.0)
         fill(quad, (g, g, g))
     mask = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(mask, [np.round(floor_img * one).astype(np.int32)], 255, cv2.LINE_AA, shift)
-    a = mask.astype(np.float32)[..., None] / 255.0
-    blended = out.astype(np.float32) * (1 - a) + floor_texture.astype(np.float32) * a
-    out = blended.astype(np.uint8)
+    cv2.fillPoly(mask, [np.round(floor_img * one).astype(np.int32)], 255, cv2.LINE_8, shift)
+    cv2.copyTo(floor_texture, mask, out)
     geometry = BoxGeometry(floor, tuple((float(x), float(y)) for x, y in floor_img))
     return out, geometry

@@ -186,6 +186,12 @@ def _rest_poses(
 ) -> tuple[DiePose, ...]:
     lo, hi = style.die_size
     sides = [float(rng.uniform(lo, hi)) for _ in values]
+
+    def in_frame(foot: Footprint) -> bool:
+        # Which face is up does not change a flat die's outline (a cube is a cube).
+        upright = DiePose((foot.x, foot.y, foot.side / 2), foot.side, spin_z(foot.angle))
+        return _in_frame(upright, camera, style, size)
+
     for attempt in range(60):
         if attempt and attempt % 10 == 0:
             sides = [max(s * 0.9, 12.0) for s in sides]  # they do not fit: smaller dice
@@ -196,6 +202,7 @@ def _rest_poses(
             rng,
             obstacles=obstacles,
             clearance=max(sides, default=0.0) * 0.3,
+            accept=in_frame,
         )
         if feet is None:
             continue

@@ -35,7 +35,8 @@ def background(
     elif kind == "plastic":
         fine = noise_bank(w, h, 1.0, rng)[..., 0]
         shade *= 1.0 + fine * np.float32(0.008)
-    img: FloatImage = np.asarray(cv2.merge([shade * np.float32(c) for c in color]), np.float32)
+    to_color = np.array([[float(c)] for c in color], np.float32)
+    img: FloatImage = np.asarray(cv2.transform(shade[..., None], to_color), np.float32)
     rims = _tray_rim(img, w, h, rng) if kind == "light" else []
     out: Frame = np.asarray(cv2.convertScaleAbs(img), np.uint8)
     return out, rims
@@ -164,7 +165,8 @@ def draw_shadows(
     mask = cv2.resize(mask, (rw, rh), interpolation=cv2.INTER_LINEAR)
     gain = 1.0 - np.minimum(mask, 1.0) * np.float32(strength)
     roi = frame[y0:y1, x0:x1]
-    roi[:] = cv2.multiply(roi, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    gain3 = cv2.transform(gain[..., None], np.ones((3, 1), np.float32))
+    roi[:] = cv2.multiply(roi, gain3, dtype=cv2.CV_8U)
 
 
 def lighting_gain(
