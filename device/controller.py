@@ -16,6 +16,7 @@ and changes nothing.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -45,10 +46,11 @@ from engine.state import GameState, Phase, apply
 from engine.strategy_core import Strategy
 from hardware.buttons import Button, Buttons
 from hardware.display import Display
-from hardware.errors import CameraUnavailable
 from hardware.view import TableView
 
 __all__ = ["Controller", "TableSettings"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,8 @@ class Controller:
         self._menu: tuple[MenuItem, ...] = ()
         self._events = 0  # counts accepted requests, so a new throw re-arms the watcher
         self.last_view: TableView | None = None
+        self.display_error = ""
+        """The last display failure (logged once; the other displays carry on)."""
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -107,7 +111,12 @@ class Controller:
         if not self._menu and not self.session.is_over and self.state.players:
             self._advance(now)
         view = self.view()
-        self.display.show(view)
+        try:
+            self.display.show(view)
+        except DicekeeperError as exc:  # e.g. the OLED stopped answering: carry on without it
+            if str(exc) != self.display_error:
+                self.display_error = str(exc)
+                log.warning("a display failed: %s", exc)
         self.last_view = view
         return view
 
@@ -220,7 +229,7 @@ class Controller:
             self._guard(lambda: self.watcher.expect(n))
         try:
             seen = self.watcher.poll(now)
-        except CameraUnavailable as exc:
+        except DicekeeperError as exc:  # no camera, the replay ended, a bad frame...
             self._say(str(exc))
             return
         if seen.settled is None:
@@ -400,7 +409,7 @@ class Controller:
     def _guard(self, action: Callable[[], None]) -> None:
         try:
             action()
-        except CameraUnavailable as exc:
+        except DicekeeperError as exc:  # no camera, the replay ended, a bad frame...
             self._say(str(exc))
 
     def _say(self, message: str) -> None:

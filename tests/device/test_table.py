@@ -11,7 +11,7 @@ import pytest
 from device.wiring import open_table
 from engine.state import Phase as EnginePhase
 from hardware.buttons import Button
-from hardware.errors import CameraUnavailable
+from hardware.errors import CameraUnavailable, DisplayUnavailable
 from hardware.simulated_camera import SimulatedCamera
 from hardware.view import Phase
 from tests.device.harness import Rig, config, fill_disk, is_waiting, open_rig
@@ -193,3 +193,29 @@ def test_a_restart_after_roll_still_waits_for_the_throw(tmp_path: Path) -> None:
         assert state.phase is EnginePhase.DECIDE and state.turn.total == 1000
         view = again.step()
         assert view.prompt == "Ann: throw 3 dice"
+
+
+class BrokenOled:
+    """A display that stopped answering."""
+
+    def show(self, view: object) -> None:
+        raise DisplayUnavailable("the OLED stopped answering: check the wiring")
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> BrokenOled:
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        self.close()
+
+
+def test_a_failing_display_does_not_stop_the_table(tmp_path: Path) -> None:
+    rig = open_rig(
+        config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]]), extra_displays=[BrokenOled()]
+    )
+    with rig.table:
+        view = rig.until(is_waiting)
+        assert view.turn_total == 1050
+        assert "stopped answering" in rig.table.controller.display_error
