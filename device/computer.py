@@ -14,7 +14,13 @@ from engine.errors import DicekeeperError
 from engine.scoring import Keep
 from engine.strategy_core import Situation, SituationStrategy, Strategy
 
-__all__ = ["SimpleBanker", "UnknownComputer", "display_name", "find_computer"]
+__all__ = [
+    "SimpleBanker",
+    "UnknownComputer",
+    "display_name",
+    "find_computer",
+    "personalities",
+]
 
 
 class UnknownComputer(DicekeeperError, ValueError):
@@ -64,6 +70,15 @@ def find_computer(spec: str) -> Strategy:
         return cast(Strategy, module.find_strategy(spec))
     except DicekeeperError as exc:
         raise UnknownComputer(f"computer player {spec!r}: {exc}") from None
+
+
+def personalities() -> tuple[str, ...]:
+    """The personality names the strategy module offers (none when it is missing)."""
+    try:
+        module = importlib.import_module("engine.strategy")
+    except ModuleNotFoundError:
+        return ()
+    return tuple(str(name) for name in getattr(module, "PERSONALITIES", ()))
 
 
 def has_strategies() -> bool:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from device.computer import find_computer
+from device.computer import find_computer, personalities
 from device.menu import Action, MenuItem, history_items, main_menu
 from device.prompts import count_message, dice_text, prompt_for, unreadable_message
 from device.session import Seat, Session, rules_for
@@ -319,7 +319,7 @@ class Controller:
         self._menu = main_menu(
             seated=[p.name for p in state.players],
             people=self.settings.people,
-            computers=self.settings.computers,
+            computers=tuple(dict.fromkeys((*self.settings.computers, *personalities()))),
             rules=state.rules.name,
             rule_sets=[r for r in rules_names() if rules_for(r).faces == 6],
         )
