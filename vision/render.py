@@ -51,8 +51,9 @@ def render_tray(
 ) -> RenderedTray:
     """Render dice at rest showing ``values`` (1-6; None = a cocked die that cannot be read).
 
-    ``size`` is (width, height). The style is drawn from ``seed`` when None. The same arguments
-    always give the same image.
+    ``size`` is (width, height). The style is drawn from ``seed`` when None (die sizes scaled to
+    the frame). Dice that do not fit the frame at the style's size are drawn smaller. The same
+    arguments always give the same image.
     """
     scene = build_scene(values, seed=seed, size=size, style=style)
     states = [

@@ -116,7 +116,7 @@ def build_scene(
     for v in values:
         if v is not None and (isinstance(v, bool) or v not in range(1, 7)):
             raise InvalidRenderRequest(f"die values must be 1-6 or None, got {tuple(values)!r}")
-    style = style if style is not None else style_from_seed(seed)
+    style = style if style is not None else style_from_seed(seed, size=size)
     rng = np.random.default_rng([seed, 1])
     height = w * float(np.interp(style.perspective, [0.0, 1.0], [8.0, 1.3]))
     # The principal point off the frame centre: a camera looking a little from one side (side faces
@@ -192,9 +192,9 @@ def _rest_poses(
         upright = DiePose((foot.x, foot.y, foot.side / 2), foot.side, spin_z(foot.angle))
         return _in_frame(upright, camera, style, size)
 
-    for attempt in range(60):
-        if attempt and attempt % 10 == 0:
-            sides = [max(s * 0.9, 12.0) for s in sides]  # they do not fit: smaller dice
+    for attempt in range(80):
+        if attempt and attempt % 5 == 0:
+            sides = [max(s * 0.9, 8.0) for s in sides]  # they do not fit: smaller dice
         feet = place_dice(
             sides,
             area,

@@ -119,12 +119,23 @@ class TrayStyle:
             )
 
 
-def style_from_seed(seed: int, *, die_size: tuple[float, float] | None = None) -> TrayStyle:
-    """A random but plausible ``TrayStyle``, a pure function of ``seed``."""
+def style_from_seed(
+    seed: int,
+    *,
+    die_size: tuple[float, float] | None = None,
+    size: tuple[int, int] = (640, 480),
+) -> TrayStyle:
+    """A random but plausible ``TrayStyle``, a pure function of ``seed``. Unless ``die_size``
+    is given, dice are 20-138 px for a 640×480 frame, scaled with the frame ``size`` (w, h) and
+    kept within 20-150 px."""
     rng = np.random.default_rng([seed, 101])
+    base = float(np.exp(rng.uniform(np.log(MIN_DIE_PX + 2), np.log(MAX_DIE_PX - 12))))
     if die_size is None:
-        base = float(np.exp(rng.uniform(np.log(MIN_DIE_PX + 2), np.log(MAX_DIE_PX - 12))))
-        die_size = (max(MIN_DIE_PX, base * 0.93), min(MAX_DIE_PX, base * 1.07))
+        base *= min(size) / 480
+        die_size = (
+            float(np.clip(base * 0.93, MIN_DIE_PX, MAX_DIE_PX)),
+            float(np.clip(base * 1.07, MIN_DIE_PX, MAX_DIE_PX)),
+        )
     names = sorted(SCHEMES)
     pick = rng.random()
     if pick < 0.5:

@@ -210,3 +210,20 @@ def test_sequences_refuse_bad_frame_counts() -> None:
         render_throw([1], seed=0, moving_frames=-1)
     with pytest.raises(InvalidRenderRequest, match="frames"):
         render_hand_pass([1], seed=0, frames=0)
+
+
+def test_dice_too_big_for_the_frame_are_drawn_smaller() -> None:
+    style = dataclasses.replace(CLEAN, die_size=(150.0, 150.0))
+    tray = render_tray([1, 2, 3, 4, 5, 6, 1, 2], seed=2, size=(320, 240), style=style)
+    assert tray.values == (1, 2, 3, 4, 5, 6, 1, 2)
+    assert all(d.size_px < 100 for d in tray.dice)
+    faces = [d.top_corners for d in tray.dice]
+    for i, first in enumerate(faces):
+        for second in faces[i + 1 :]:
+            assert not overlaps(first, second, tolerance=0.5)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_styles_fit_small_frames(seed: int) -> None:
+    tray = render_tray([6, 5, 4, 3, 2, 1], seed=seed, size=(320, 240))
+    assert tray.frame.shape == (240, 320, 3) and len(tray.dice) == 6
