@@ -64,12 +64,14 @@ class PlayersConfig:
     """Who the menu offers to add: people by name, guests, and computer players by strategy.
 
     ``computer_throws`` is ``virtual`` (a computer player's dice are drawn on the screen) or
-    ``person`` (someone throws the real dice for it).
+    ``person`` (someone throws the real dice for it). ``hints``: show people what the
+    ``expert`` computer player would do (also switched in the menu).
     """
 
     names: tuple[str, ...] = ()
     computers: tuple[str, ...] = ("expert",)
     computer_throws: str = "virtual"
+    hints: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +251,7 @@ def _players(t: Table) -> PlayersConfig:
         names=t.strings("names", d.names),
         computers=t.strings("computers", d.computers),
         computer_throws=t.string("computer_throws", d.computer_throws, choices=COMPUTER_THROWS),
+        hints=t.boolean("hints", d.hints),
     )
     t.finish()
     return result

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from device.computer import find_computer, personalities
+from device.hints import Advisor
 from device.menu import Action, MenuItem, history_items, main_menu
 from device.prompts import count_message, dice_text, prompt_for, unreadable_message
 from device.session import Seat, Session, rules_for
@@ -63,6 +64,7 @@ class TableSettings:
     think_seconds: float = 1.0
     roll_seconds: float = 1.0
     target: int = 0
+    hints: bool = False
 
 
 class Controller:
@@ -99,6 +101,9 @@ class Controller:
         self._menu: tuple[MenuItem, ...] = ()
         self._events = 0  # counts accepted requests, so a new throw re-arms the watcher
         self.last_view: TableView | None = None
+        self.hints = settings.hints
+        """Whether people get a hint line (what `expert` would do); switched in the menu."""
+        self._advisor = Advisor("expert", find=find_strategy)
         self.display_error = ""
         """The last display failure (logged once; the other displays carry on)."""
 
@@ -132,8 +137,17 @@ class Controller:
             prompt=self._prompt(),
             menu=tuple(item.label for item in self._menu),
             computers=frozenset(self.session.computers),
+            hint=self._hint(),
         )
         return table_view(self.state, overlay)
+
+    def _hint(self) -> str:
+        player = self.state.current_player
+        if not self.hints or self._menu or player is None:
+            return ""
+        if self.session.is_computer(player.name):
+            return ""
+        return self._advisor.hint(self.state)
 
     # --- buttons -----------------------------------------------------------------------------
 
@@ -322,6 +336,7 @@ class Controller:
             computers=tuple(dict.fromkeys((*self.settings.computers, *personalities()))),
             rules=state.rules.name,
             rule_sets=[r for r in rules_names() if rules_for(r).faces == 6],
+            hints=self.hints,
         )
         self._show(menu_selected=0)
 
@@ -353,6 +368,8 @@ class Controller:
             self._new_game(self.session.rules, seats)
         elif item.action is Action.HISTORY:
             self._menu = history_items(self.session.store.history())
+        elif item.action is Action.HINTS:
+            self.hints = not self.hints
         elif item.action is Action.SHUT_DOWN:
             self.is_shut_down = True
             self._say("shutting down")

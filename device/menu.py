@@ -24,6 +24,7 @@ class Action(enum.Enum):
     RULES = "rules"
     NEW_GAME = "new game"
     HISTORY = "history"
+    HINTS = "hints"
     SHUT_DOWN = "shut down"
 
 
@@ -48,9 +49,10 @@ def main_menu(
     computers: Sequence[str],
     rules: str,
     rule_sets: Sequence[str],
+    hints: bool = False,
 ) -> tuple[MenuItem, ...]:
     """The menu: close, add people/guests/computers, remove players, rules, new game, history,
-    shut down. People already seated are not offered again."""
+    hints on/off, shut down. People already seated are not offered again."""
     taken = {name.casefold() for name in seated}
     items = [MenuItem("Close menu", Action.CLOSE)]
     items += [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
@@ -65,6 +67,7 @@ def main_menu(
     items += [
         MenuItem("New game", Action.NEW_GAME),
         MenuItem("History", Action.HISTORY),
+        MenuItem("Hints: hide" if hints else "Hints: show", Action.HINTS),
         MenuItem("Shut down", Action.SHUT_DOWN),
     ]
     return tuple(items)

@@ -185,6 +185,7 @@ def open_table(
             think_seconds=think_seconds,
             roll_seconds=roll_seconds,
             target=config.game.target,
+            hints=config.players.hints,
         )
         controller = Controller(
             session,

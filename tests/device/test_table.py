@@ -219,3 +219,20 @@ def test_a_failing_display_does_not_stop_the_table(tmp_path: Path) -> None:
         view = rig.until(is_waiting)
         assert view.turn_total == 1050
         assert "stopped answering" in rig.table.controller.display_error
+
+
+def test_hints_show_what_expert_would_do_and_the_menu_switches_them(tmp_path: Path) -> None:
+    cfg = config(
+        tmp_path,
+        rules="farkle",
+        script=[[1, 1, 1, 2, 3, 4]],
+        extra={"players": {"names": [], "hints": True}},
+    )
+    rig = open_rig(cfg)
+    with rig.table:
+        view = rig.until(is_waiting)
+        assert view.hint.startswith("expert: keep ")
+        assert view.hint.endswith(("then roll on", "then bank"))
+        view = rig.press(Button.MENU)
+        rig.press(*[Button.SELECT] * view.menu.index("Hints: hide"), Button.ROLL)
+        assert rig.step().hint == ""
