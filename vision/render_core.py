@@ -265,6 +265,8 @@ def draw_frames(
     softness = float(np.mean([s.pose.side for s in states])) * 0.18 if states else 1.0
     draw_shadows(frame, shadows, scene.style.shadow, softness)
     eye = scene.camera.eye()
+    # Soft light makes both soft shadows and bright side faces.
+    ambient = float(np.clip(1.0 - scene.style.shadow, 0.3, 0.9))
     order = sorted(
         range(len(states)),
         key=lambda i: (
@@ -275,7 +277,13 @@ def draw_frames(
     for i in order:
         st = states[i]
         hulls[i] = draw_die(
-            frame, st.pose, scene.looks[i], scene.camera, scene.light, motion=st.motion
+            frame,
+            st.pose,
+            scene.looks[i],
+            scene.camera,
+            scene.light,
+            motion=st.motion,
+            ambient=ambient,
         )
     mask = None
     if hand is not None:

@@ -268,16 +268,15 @@ def draw_die(
     camera: Camera,
     light: FloatArray,
     *,
-    values: dict[int, int] | None = None,
     motion: tuple[float, float] = (0.0, 0.0),
+    ambient: float = 0.35,
 ) -> FloatArray:
     """Draw one die onto ``frame`` in place and return its silhouette (K×2 image points).
 
     ``light`` is the unit vector towards the light. ``motion`` is the image displacement during
-    the exposure: a non-zero one smears the die (motion blur). ``values`` optionally relabels faces
-    (not used for real dice; kept for tests of the layout).
+    the exposure: a non-zero one smears the die (motion blur). ``ambient`` is the brightness of a
+    face that the light does not reach, relative to a face turned up (diffuse light: high).
     """
-    del values
     hull = silhouette(pose, look, camera)
     h_img, w_img = frame.shape[:2]
     mx, my = motion
@@ -292,7 +291,7 @@ def draw_die(
     layer = roi.copy()
     offset = np.array([x0, y0], float)
     faces = visible_faces(pose, camera)
-    shade_of = {v: _lambert(pose, v, light) for v, _ in faces}
+    shade_of = {v: _lambert(pose, v, light, ambient) for v, _ in faces}
     # Body (rounded edges) in the average shade of the visible faces.
     # The rounded edges catch light from several sides: nearer the brightest face than the mean.
     shades = list(shade_of.values())
@@ -350,11 +349,14 @@ def _composite(
     roi[:] = np.clip(out, 0, 255).astype(np.uint8)
 
 
-def _lambert(pose: DiePose, value: int, light: FloatArray) -> float:
+def _lambert(pose: DiePose, value: int, light: FloatArray, ambient: float) -> float:
     n = pose.rotation @ face_normal(value)
+    if n[2] >= 0.999:
+        return 1.0
     # Normalised so that a face turned straight up is 1.0 (the frame's exposure sets the rest).
     up = max(float(light[2]), 1e-3)
-    return float(0.35 + 0.65 * max(float(n @ light), 0.0) / up) if n[2] < 0.999 else 1.0
+    direct = max(float(n @ light), 0.0) / up
+    return float(min(ambient + (1.0 - ambient) * direct, 1.2))
 
 
 def _glare_dir(

@@ -162,7 +162,7 @@ def style_from_seed(
         noise=float(rng.uniform(0.5, 6.0)),
         perspective=float(rng.uniform(0.1, 1.0)),
         touching=float(rng.uniform(0.0, 0.6)),
-        corner=float(rng.uniform(0.06, 0.2)),
+        corner=float(rng.uniform(0.06, 0.25)),
         tint=_white_balance(rng),
         jpeg_quality=int(rng.integers(60, 96)) if rng.random() < 0.5 else None,
         clutter=float(rng.uniform(0.0, 1.0)),
@@ -227,5 +227,6 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             jpeg_quality=int(rng.integers(60, 85)),
             shadow=float(rng.uniform(0.15, 0.35)),
             gloss=float(rng.uniform(0.1, 0.5)),
+            corner=float(rng.uniform(0.16, 0.25)),
         )
     raise InvalidRenderRequest(f"unknown style preset {preset!r}; known: {PRESETS}")
