@@ -73,7 +73,10 @@ def _compatible(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[np.b
 
 
 def find_faces(
-    pips: tuple[Pip, ...], smooth_gray: npt.NDArray[np.float32], params: ReaderParams
+    pips: tuple[Pip, ...],
+    smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
+    params: ReaderParams,
 ) -> list[Face]:
     """The die faces that the pips form, touching dice separated, each pip used at most once."""
     if not pips:
@@ -92,7 +95,7 @@ def find_faces(
             pip_size = 0.5 * (sizes[i] + sizes[j])
             if not params.min_spacing * pip_size <= spacing <= params.max_spacing * pip_size:
                 continue
-            face = _fit(i, j, centres, pips, compatible, smooth_gray, params)
+            face = _fit(i, j, centres, pips, compatible, smooth_gray, smooth_colour, params)
             if face is not None:
                 proposals.append((len(face.pips), -face.confidence, face))
     proposals.sort(key=lambda item: (-item[0], item[1]))
@@ -107,7 +110,7 @@ def find_faces(
             continue
         used.update(face.pips)
         faces.append(face)
-    faces.extend(_ones(pips, used, centres, compatible, smooth_gray, params))
+    faces.extend(_ones(pips, used, centres, compatible, smooth_gray, smooth_colour, params))
     return _top_faces(faces, pips, params)
 
 
@@ -171,6 +174,7 @@ def _fit(
     pips: tuple[Pip, ...],
     compatible: npt.NDArray[np.bool_],
     smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> Face | None:
     """The face with opposite corner pips ``i`` and ``j``, or None when no face grid fits."""
@@ -221,7 +225,7 @@ def _fit(
     elongation = [pips[k].elongation for k in kin]
     if max(elongation) - min(elongation) > params.max_elongation_spread:
         return None
-    if not _empty_points_bare(centre, u, v, points, kin, pips, smooth_gray, params):
+    if not _empty_points_bare(centre, u, v, points, kin, pips, smooth_gray, smooth_colour, params):
         return None
     contrast = float(np.mean([pips[k].contrast for k in kin]))
     fit = 1.0 - float(error.mean()) / tol
@@ -247,6 +251,7 @@ def _empty_points_bare(
     kin: npt.NDArray[np.intp],
     pips: tuple[Pip, ...],
     smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> bool:
     """Whether the face around the pips is bare die face: every empty grid point (not a missed pip,
@@ -254,6 +259,7 @@ def _empty_points_bare(
     tray beside two dice whose pips happen to line up like one face)."""
     face_level = sorted(pips[k].face_level for k in kin)[len(kin) // 2]
     contrast = sorted(pips[k].contrast for k in kin)[len(kin) // 2]
+    face_colour = pips[int(kin[0])].face_colour
     is_dark = pips[int(kin[0])].is_dark
     height, width = smooth_gray.shape
     reach = max(1, round(0.15 * min(math.hypot(*u), math.hypot(*v))))
@@ -286,7 +292,16 @@ def _empty_points_bare(
             level = float(smooth_gray[yi, xi])
             if abs(level - face_level) > params.corner_tolerance * contrast:
                 return False
+            if _colour_distance(smooth_colour[yi, xi], face_colour) > params.face_colour_tolerance:
+                return False
     return True
+
+
+def _colour_distance(
+    colour: npt.NDArray[np.float32], reference: tuple[float, float, float]
+) -> float:
+    """Euclidean distance between two BGR colours."""
+    return math.sqrt(sum((float(c) - r) ** 2 for c, r in zip(colour, reference, strict=True)))
 
 
 def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderParams) -> bool:
@@ -300,12 +315,37 @@ def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderP
     return int(np.count_nonzero(off)) <= params.single_bare_misses
 
 
+def _outlined(
+    pip: Pip,
+    smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
+    params: ReaderParams,
+) -> bool:
+    """Whether a lone pip sits on a die: walking out from it in most directions, the face ends
+    (grey level or colour changes) within the reach of a die face showing one. A speck of dust on
+    the tray has no such outline."""
+    height, width = smooth_gray.shape
+    radii = np.linspace(1.2, params.single_outline_reach, 10) * pip.diameter
+    angles = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
+    xs = np.clip(np.rint(pip.x + radii[None, :] * np.cos(angles)[:, None]), 0, width - 1)
+    ys = np.clip(np.rint(pip.y + radii[None, :] * np.sin(angles)[:, None]), 0, height - 1)
+    xi, yi = xs.astype(np.intp), ys.astype(np.intp)
+    gray_off = (
+        np.abs(smooth_gray[yi, xi] - pip.face_level) > params.single_outline_step * pip.contrast
+    )
+    colour = smooth_colour[yi, xi] - np.array(pip.face_colour, dtype=np.float32)
+    colour_off = np.sqrt((colour**2).sum(axis=2)) > params.single_outline_colour
+    rays_ending = np.count_nonzero((gray_off | colour_off).any(axis=1))
+    return int(rays_ending) >= params.single_outline_rays
+
+
 def _ones(
     pips: tuple[Pip, ...],
     used: set[int],
     centres: npt.NDArray[np.float64],
     compatible: npt.NDArray[np.bool_],
     smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> list[Face]:
     """Faces showing one: strong round pips left alone after grouping, alone on a bare face that
@@ -330,6 +370,8 @@ def _ones(
         if not (half <= pip.x < width - half and half <= pip.y < height - half):
             continue
         if not _bare_around(pip, smooth_gray, params):
+            continue
+        if not _outlined(pip, smooth_gray, smooth_colour, params):
             continue
         step = params.die_width_per_single_pip * pip.diameter / params.die_width_per_spacing
         faces.append(

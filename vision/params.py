@@ -59,3 +59,8 @@ class ReaderParams:
     single_bare_radius: float = 1.2
     single_bare_tolerance: float = 0.3
     single_bare_misses: int = 2
+    single_outline_reach: float = 5.0
+    single_outline_step: float = 0.15
+    single_outline_colour: float = 30.0
+    single_outline_rays: int = 6
+    face_colour_tolerance: float = 55.0

@@ -36,7 +36,7 @@ def read(
     pips = find_pips(frame, gray, params, debug)
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
     smooth_gray = to_gray(smooth).astype(np.float32)
-    faces = find_faces(pips, smooth_gray, params)
+    faces = find_faces(pips, smooth_gray, smooth.astype(np.float32), params)
     height, width = gray.shape
     dice = [
         _die(face, width, height, params)
