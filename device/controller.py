@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from device.computer import find_computer, personalities
 from device.hints import Advisor
-from device.menu import Action, MenuItem, history_items, main_menu
+from device.menu import Action, MenuItem, history_items, main_menu, submenu
 from device.prompts import count_message, dice_text, prompt_for, unreadable_message
 from device.session import Seat, Session, rules_for
 from device.store import StoreError
@@ -328,7 +328,10 @@ class Controller:
         if self._menu:
             self._menu = ()
             self._show(menu_selected=0)
-            return
+        else:
+            self._open_menu()
+
+    def _open_menu(self) -> None:
         state = self.state
         self._menu = main_menu(
             seated=[p.name for p in state.players],
@@ -352,7 +355,11 @@ class Controller:
         seats = self.session.seats()
         self._menu = ()
         self._show(menu_selected=0)
-        if item.action is Action.ADD:
+        if item.action is Action.OPEN:
+            self._menu = submenu(item)
+        elif item.action is Action.BACK:
+            self._open_menu()
+        elif item.action is Action.ADD:
             computers = dict(self.session.computers)
             if item.strategy is not None:
                 computers[item.name] = item.strategy

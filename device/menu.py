@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from device.computer import display_name
 from device.store import StoredGame
 
-__all__ = ["Action", "MenuItem", "history_items", "main_menu"]
+__all__ = ["Action", "MenuItem", "history_items", "main_menu", "submenu"]
 
 
 class Action(enum.Enum):
     """What choosing a menu item does."""
 
     CLOSE = "close"
+    OPEN = "open"
+    BACK = "back"
     ADD = "add"
     REMOVE = "remove"
     RULES = "rules"
@@ -40,6 +42,8 @@ class MenuItem:
     action: Action
     name: str = ""
     strategy: str | None = None
+    children: tuple[MenuItem, ...] = ()
+    """The items of a sub-menu (action OPEN)."""
 
 
 def main_menu(
@@ -51,26 +55,30 @@ def main_menu(
     rule_sets: Sequence[str],
     hints: bool = False,
 ) -> tuple[MenuItem, ...]:
-    """The menu: close, add people/guests/computers, remove players, rules, new game, history,
-    hints on/off, shut down. People already seated are not offered again."""
+    """The menu: close, add a player (people, a guest, computers), remove a player, rules, new
+    game, history, hints on/off, shut down; the lists are sub-menus. People already seated are not
+    offered again."""
     taken = {name.casefold() for name in seated}
-    items = [MenuItem("Close menu", Action.CLOSE)]
-    items += [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
+    adds = [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
     guest = next(f"Guest {n}" for n in range(1, 100) if f"guest {n}" not in taken)
-    items.append(MenuItem(f"Add {guest.lower()}", Action.ADD, guest))
+    adds.append(MenuItem(f"Add {guest.lower()}", Action.ADD, guest))
     for spec in computers:
         name = display_name(spec)
         if name.casefold() not in taken:
-            items.append(MenuItem(f"Add computer {name}", Action.ADD, name, spec))
-    items += [MenuItem(f"Remove {name}", Action.REMOVE, name) for name in seated]
-    items += [MenuItem(f"Rules: {r}", Action.RULES, r) for r in rule_sets if r != rules]
-    items += [
+            adds.append(MenuItem(f"Add computer {name}", Action.ADD, name, spec))
+    removes = [MenuItem(f"Remove {name}", Action.REMOVE, name) for name in seated]
+    others = [MenuItem(f"Rules: {r}", Action.RULES, r) for r in rule_sets if r != rules]
+    items = [
+        MenuItem("Close menu", Action.CLOSE),
+        MenuItem("Add player...", Action.OPEN, children=tuple(adds)),
+        MenuItem("Remove player...", Action.OPEN, children=tuple(removes)),
+        MenuItem(f"Rules ({rules})...", Action.OPEN, children=tuple(others)),
         MenuItem("New game", Action.NEW_GAME),
         MenuItem("History", Action.HISTORY),
         MenuItem("Hints: hide" if hints else "Hints: show", Action.HINTS),
         MenuItem("Shut down", Action.SHUT_DOWN),
     ]
-    return tuple(items)
+    return tuple(item for item in items if item.action is not Action.OPEN or item.children)
 
 
 def history_items(games: Sequence[StoredGame]) -> tuple[MenuItem, ...]:
@@ -78,7 +86,12 @@ def history_items(games: Sequence[StoredGame]) -> tuple[MenuItem, ...]:
     lines = [MenuItem(history_line(game), Action.HISTORY) for game in games[:8]]
     if not lines:
         lines = [MenuItem("No finished games yet", Action.HISTORY)]
-    return (MenuItem("Back", Action.CLOSE), *lines)
+    return (MenuItem("Back", Action.BACK), *lines)
+
+
+def submenu(item: MenuItem) -> tuple[MenuItem, ...]:
+    """The items shown when ``item`` (action OPEN) is chosen: "Back", then its children."""
+    return (MenuItem("Back", Action.BACK), *item.children)
 
 
 def history_line(game: StoredGame) -> str:

@@ -13,7 +13,7 @@ from engine.state import Phase as EnginePhase
 from hardware.buttons import Button
 from hardware.errors import CameraUnavailable, DisplayUnavailable
 from hardware.simulated_camera import SimulatedCamera
-from hardware.view import Phase
+from hardware.view import Phase, TableView
 from tests.device.harness import Rig, config, fill_disk, is_waiting, open_rig
 
 
@@ -123,33 +123,52 @@ def test_an_unplugged_camera_is_a_message_and_a_missing_one_an_error(tmp_path: P
         open_table(missing)
 
 
+def choose(rig: Rig, *labels: str) -> TableView:
+    """Open the menu and choose ``labels`` in turn (a label opens a sub-menu or acts)."""
+    view = rig.press(Button.MENU)
+    for label in labels:
+        rig.press(*[Button.SELECT] * view.menu.index(label))
+        assert rig.view.menu[rig.view.menu_selected] == label
+        view = rig.press(Button.ROLL)
+    return view
+
+
 def test_the_menu_adds_and_removes_players_and_changes_rules(tmp_path: Path) -> None:
     rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]] * 4))
     with rig.table:
         controller = rig.table.controller
         view = rig.press(Button.MENU)
         assert view.phase is Phase.MENU
-        assert view.menu[:3] == ("Close menu", "Add Cleo", "Add guest 1")
-        rig.press(Button.SELECT, Button.ROLL)  # Add Cleo
+        assert view.menu[:4] == (
+            "Close menu",
+            "Add player...",
+            "Remove player...",
+            "Rules (greed)...",
+        )
+        rig.press(Button.STOP)
+        view = choose(rig, "Add player...")
+        assert view.menu[:3] == ("Back", "Add Cleo", "Add guest 1")
+        assert "Add computer Expert" in view.menu and "Add computer Bold" in view.menu
+        view = rig.press(Button.SELECT, Button.ROLL)  # Add Cleo
+        assert view.phase is not Phase.MENU and view.message == "Cleo joined"
         assert [p.name for p in controller.state.players] == ["Ann", "Bob", "Cleo"]
-        view = rig.press(Button.MENU)
-        index = view.menu.index("Add computer Expert")
-        rig.press(*[Button.SELECT] * index, Button.ROLL)
+        choose(rig, "Add player...", "Add computer Expert")
         assert controller.session.computers == {"Expert": "expert"}
-        view = rig.press(Button.MENU)
-        rig.press(*[Button.SELECT] * view.menu.index("Remove Bob"), Button.ROLL)
+        choose(rig, "Remove player...", "Remove Bob")
         assert [p.name for p in controller.state.players] == ["Ann", "Cleo", "Expert"]
         resumed = rig.table.store.unfinished()
         assert resumed is not None and resumed.start["computers"] == {"Expert": "expert"}
-        view = rig.press(Button.MENU)
-        rig.press(*[Button.SELECT] * view.menu.index("Rules: farkle"), Button.ROLL)
+        view = choose(rig, "Rules (greed)...", "Back")
+        assert view.menu[0] == "Close menu"
+        rig.press(Button.STOP)
+        choose(rig, "Rules (greed)...", "Rules: farkle")
         assert controller.state.rules.name == "farkle"
         assert [p.name for p in controller.state.players] == ["Ann", "Cleo", "Expert"]
-        view = rig.press(Button.MENU)
+        view = choose(rig, "History")
+        assert view.menu == ("Back", "No finished games yet")
         view = rig.press(Button.STOP)
         assert view.phase is not Phase.MENU
-        view = rig.press(Button.MENU)
-        rig.press(*[Button.SELECT] * view.menu.index("Shut down"), Button.ROLL)
+        choose(rig, "Shut down")
         assert controller.is_shut_down
 
 
@@ -158,7 +177,7 @@ def test_adding_a_player_during_a_turn_is_refused(tmp_path: Path) -> None:
     with rig.table:
         rig.until(is_waiting)
         state = rig.table.controller.state
-        rig.press(Button.MENU, Button.SELECT, Button.ROLL)
+        choose(rig, "Add player...", "Add Cleo")
         assert "during a turn" in rig.view.message
         assert rig.table.controller.state == state
 
