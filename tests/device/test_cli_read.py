@@ -1,0 +1,91 @@
+"""`dicekeeper read`: text and JSON lines per image, annotated images, bad files named on stderr."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from device.cli import main
+from tests.vision.drawn import DrawnDie, draw
+
+
+@pytest.fixture
+def tray_images(tmp_path: Path) -> tuple[Path, Path]:
+    """Two images of drawn dice: a 3 and a 5; and a 6 alone."""
+    first = tmp_path / "three_five.png"
+    second = tmp_path / "six.png"
+    cv2.imwrite(
+        str(first), draw([DrawnDie(200, 240, 70, 3, 10.0), DrawnDie(420, 240, 70, 5, 30.0)])
+    )
+    cv2.imwrite(str(second), draw([DrawnDie(320, 240, 80, 6, 0.0, "red")]))
+    return first, second
+
+
+def test_json_prints_one_line_per_image_with_every_die(
+    tray_images: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tray_images
+    assert main(["read", "--json", str(first), str(second)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    one, two = (json.loads(line) for line in lines)
+    assert one["image"] == str(first)
+    assert sorted(d["value"] for d in one["dice"]) == [3, 5]
+    assert [d["value"] for d in two["dice"]] == [6]
+    die = two["dice"][0]
+    assert set(die) == {"value", "x", "y", "w", "h", "confidence"}
+    assert abs(die["x"] - 320) < 5 and abs(die["y"] - 240) < 5
+    assert die["w"] > 40 and die["h"] > 40
+    assert 0 < die["confidence"] <= 1
+
+
+def test_text_output_names_the_image_and_its_values(
+    tray_images: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, second = tray_images
+    assert main(["read", str(second)]) == 0
+    assert capsys.readouterr().out.strip() == f"{second}: 6"
+
+
+def test_a_file_that_is_not_an_image_is_named_and_the_others_still_read(
+    tray_images: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tray_images
+    junk = tmp_path / "notes.jpg"
+    junk.write_text("not an image")
+    missing = tmp_path / "missing.png"
+    status = main(["read", "--json", str(first), str(junk), str(missing), str(second)])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert [json.loads(line)["image"] for line in captured.out.splitlines()] == [
+        str(first),
+        str(second),
+    ]
+    errors = captured.err.splitlines()
+    assert len(errors) == 2
+    assert str(junk) in errors[0] and str(missing) in errors[1]
+
+
+def test_annotate_writes_each_image_with_its_dice_drawn(
+    tray_images: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tray_images
+    out = tmp_path / "annotated"
+    assert main(["read", "--annotate", str(out), str(first), str(second)]) == 0
+    capsys.readouterr()
+    written = sorted(p.name for p in out.iterdir())
+    assert written == ["six.annotated.png", "three_five.annotated.png"]
+    original = cv2.imread(str(second))
+    annotated = cv2.imread(str(out / "six.annotated.png"))
+    assert annotated.shape == original.shape
+    assert (annotated != original).any()
+
+
+def test_a_tiny_image_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), draw([])[:2, :2])
+    assert main(["read", str(tiny)]) == 2
+    assert "tiny.png" in capsys.readouterr().err

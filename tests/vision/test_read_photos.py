@@ -1,0 +1,50 @@
+"""Smoke test of the reader on a few real photos from ../shared/datasets (skipped when absent).
+
+The accuracy figures themselves come from benchmarks/vision_accuracy.py; this only guards against a
+reader that has stopped working on real photos.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import read
+from vision.evaluation import LabelledDie, Score, score_image
+
+DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+
+# Dataset, photos taken (every n-th labelled photo), the least dice recall and precision accepted
+# (well below what benchmarks/vision_accuracy.py measures on the whole folders).
+CASES = [("matteop65-wood", 13, 0.85, 0.8), ("nell-byler-d6", 25, 0.25, 0.5)]
+
+
+def labelled(folder: Path) -> dict[str, list[LabelledDie]]:
+    dice: dict[str, list[LabelledDie]] = defaultdict(list)
+    with (folder / "labels.csv").open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            box = (float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
+            dice[row["image"]].append(LabelledDie(*box, value=int(row["value"])))
+    return dice
+
+
+@pytest.mark.parametrize(("name", "step", "least_recall", "least_precision"), CASES)
+def test_real_photos_are_mostly_read_right(
+    name: str, step: int, least_recall: float, least_precision: float
+) -> None:
+    folder = DATASETS / name
+    if not (folder / "labels.csv").is_file():
+        pytest.skip(f"no labelled photos at {folder} (the shared datasets folder is missing)")
+    total = Score()
+    for image, dice in sorted(labelled(folder).items())[::step]:
+        frame = cv2.imread(str(folder / image))
+        assert frame is not None, image
+        total += score_image(read(np.asarray(frame, dtype=np.uint8)), dice)
+    assert total.images >= 5
+    assert total.recall >= least_recall, total
+    assert total.precision >= least_precision, total
