@@ -121,6 +121,8 @@ class GameStore:
         except sqlite3.DatabaseError as exc:
             if _is_full(exc):
                 raise StoreFull(_full_message(path)) from None
+            if not path.exists():  # nothing to move aside: the directory itself is the problem
+                raise StoreError(f"cannot create the game store {str(path)!r}: {exc}") from None
             moved = self._move_aside()
             self.notice = (
                 f"the game store {str(path)!r} could not be read ({exc}); "

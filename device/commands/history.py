@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -29,6 +30,8 @@ def handle(args: argparse.Namespace) -> int:
     """Print the finished games."""
     config = load_config(args.config)
     with GameStore.in_directory(state_directory(config.state.directory)) as store:
+        if store.notice:
+            print(f"dicekeeper history: {store.notice}", file=sys.stderr)
         games = store.history(max(0, args.limit))
     for game in games:
         if args.json:

@@ -114,3 +114,12 @@ def test_a_full_disk_raises_a_clear_error_and_writes_nothing(tmp_path: Path) -> 
 def test_state_directory(environ: dict[str, str], expected: str) -> None:
     assert state_directory(None, environ) == Path(expected)
     assert state_directory(Path("/cfg"), environ) == Path("/cfg")
+
+
+def test_a_database_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> None:
+    def cannot(path: Path) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    with pytest.raises(StoreError, match="cannot create the game store .*unable to open"):
+        GameStore(tmp_path / DATABASE_NAME, connect=cannot)
+    assert list(tmp_path.iterdir()) == []
