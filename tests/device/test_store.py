@@ -120,6 +120,6 @@ def test_a_database_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> N
     def cannot(path: Path) -> sqlite3.Connection:
         raise sqlite3.OperationalError("unable to open database file")
 
-    with pytest.raises(StoreError, match="cannot create the game store .*unable to open"):
+    with pytest.raises(StoreError, match=r"cannot create the game store .*unable to open"):
         GameStore(tmp_path / DATABASE_NAME, connect=cannot)
     assert list(tmp_path.iterdir()) == []
