@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from vision.render_box import draw_box
@@ -149,6 +150,8 @@ def build_scene(
     gain = lighting_gain(
         size, style.gradient, float(rng.uniform(-np.pi, np.pi)), style.vignette, style.tint
     )
+    # The light on the tray is applied once here; dice and hands get it as they are drawn.
+    surface = np.asarray(cv2.multiply(surface, gain, dtype=cv2.CV_8U), np.uint8)
     schemes = tuple(style.schemes[int(rng.integers(len(style.schemes)))] for _ in values)
     looks = tuple(_look(name, style, rng) for name in schemes)
     rest = _rest_poses(values, style, camera, size, area, rng, obstacles)
@@ -284,10 +287,11 @@ def draw_frames(
             scene.light,
             motion=st.motion,
             ambient=ambient,
+            gain=scene.gain,
         )
     mask = None
     if hand is not None:
-        mask = draw_hand(frame, hand[0], hand[1], hand[2], scene.skin)
+        mask = draw_hand(frame, hand[0], hand[1], hand[2], scene.skin, scene.gain)
     dice = tuple(
         die_truth(st, hulls[i], scene.camera, scene.schemes[i], scene.size, mask)
         for i, st in enumerate(states)
@@ -296,7 +300,7 @@ def draw_frames(
     hand_visible = mask is not None and bool(mask.any())
     return [
         RenderedTray(
-            finish(frame, scene.gain, style.blur, style.noise, style.jpeg_quality, rng),
+            finish(frame, style.blur, style.noise, style.jpeg_quality, rng),
             dice,
             style,
             hand_visible=hand_visible,

@@ -270,12 +270,14 @@ def draw_die(
     *,
     motion: tuple[float, float] = (0.0, 0.0),
     ambient: float = 0.35,
+    gain: npt.NDArray[np.float32] | None = None,
 ) -> FloatArray:
     """Draw one die onto ``frame`` in place and return its silhouette (K×2 image points).
 
     ``light`` is the unit vector towards the light. ``motion`` is the image displacement during
     the exposure: a non-zero one smears the die (motion blur). ``ambient`` is the brightness of a
     face that the light does not reach, relative to a face turned up (diffuse light: high).
+    ``gain`` (H×W×3, the frame's size) is the light falling on the frame, applied to the die.
     """
     hull = silhouette(pose, look, camera)
     h_img, w_img = frame.shape[:2]
@@ -320,17 +322,25 @@ def draw_die(
         )
     mask = np.zeros(layer.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, poly, 255, cv2.LINE_AA, shift)
-    _composite(roi, layer, mask, look.alpha, motion)
+    lit = None if gain is None else gain[y0:y1, x0:x1]
+    _composite(roi, layer, mask, look.alpha, motion, lit)
     return hull
 
 
 def _composite(
-    roi: Frame, layer: Frame, mask: Frame, alpha: float, motion: tuple[float, float]
+    roi: Frame,
+    layer: Frame,
+    mask: Frame,
+    alpha: float,
+    motion: tuple[float, float],
+    gain: npt.NDArray[np.float32] | None,
 ) -> None:
     mx, my = motion
     length = float(np.hypot(mx, my))
     a = mask.astype(np.float32) * (alpha / 255.0)
     lay = layer.astype(np.float32)
+    if gain is not None:
+        lay *= gain
     if length >= 1.5:
         k = int(np.ceil(length)) | 1
         kernel = np.zeros((k, k), np.float32)

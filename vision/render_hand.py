@@ -22,10 +22,11 @@ def draw_hand(
     direction: float,
     scale: float,
     skin: tuple[int, int, int],
+    gain: npt.NDArray[np.float32] | None = None,
 ) -> Mask:
     """Draw an arm reaching in along ``direction`` (radians) with the palm centre at ``anchor`` and
     a palm about ``scale`` × 0.75 wide, with its shadow, onto ``frame`` in place; return the hand's
-    mask (uint8, 255 = covered)."""
+    mask (uint8, 255 = covered). ``gain`` (H×W×3) is the light falling on the frame."""
     h, w = frame.shape[:2]
     mask = np.zeros((h, w), np.uint8)
     shift = 3
@@ -96,6 +97,9 @@ def draw_hand(
     blotch = np.random.default_rng(seed).random((6, 8)).astype(np.float32)
     shade *= 1.0 + (cv2.resize(blotch, (w, h), interpolation=cv2.INTER_CUBIC) - 0.5) * 0.12
     alpha = cv2.GaussianBlur(mask, (0, 0), 0.8).astype(np.float32)[..., None] / 255.0
-    f = f * (1 - alpha) + shade[..., None] * np.array(skin, np.float32) * alpha
+    skin_img = shade[..., None] * np.array(skin, np.float32)
+    if gain is not None:
+        skin_img *= gain
+    f = f * (1 - alpha) + skin_img * alpha
     frame[:] = np.clip(f, 0, 255).astype(np.uint8)
     return mask

@@ -191,20 +191,21 @@ def lighting_gain(
 
 def finish(
     frame: Frame,
-    gain: FloatImage,
     blur: float,
     noise: float,
     jpeg_quality: int | None,
     rng: np.random.Generator,
 ) -> Frame:
-    """Apply the lighting gain, lens blur, sensor noise and (optionally) JPEG compression."""
+    """Apply lens blur, sensor noise and (optionally) JPEG compression to a lit frame."""
     h, w = frame.shape[:2]
-    f = cv2.multiply(frame, gain, dtype=cv2.CV_32F)
+    out: Frame = frame
     if blur > 0.2:
-        f = cv2.GaussianBlur(f, (0, 0), blur)
+        out = np.asarray(cv2.GaussianBlur(frame, (0, 0), blur), np.uint8)
     if noise > 0:
-        f = cv2.scaleAdd(noise_bank(w, h, 1.0, rng), noise, f)
-    out: Frame = np.asarray(cv2.convertScaleAbs(f), np.uint8)
+        grain = noise_bank(w, h, 1.0, rng)
+        out = np.asarray(cv2.addWeighted(out, 1.0, grain, noise, 0.0, dtype=cv2.CV_8U), np.uint8)
+    elif out is frame:
+        out = frame.copy()
     if jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         if ok:
