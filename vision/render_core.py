@@ -189,6 +189,9 @@ def _rest_poses(
 ) -> tuple[DiePose, ...]:
     lo, hi = style.die_size
     sides = [float(rng.uniform(lo, hi)) for _ in values]
+    # Cocked dice are placed last, each against a die already there (leaning on it).
+    order = sorted(range(len(values)), key=lambda i: values[i] is None)
+    chances = [1.0 if values[i] is None else style.touching for i in order]
 
     def in_frame(foot: Footprint) -> bool:
         # Which face is up does not change a flat die's outline (a cube is a cube).
@@ -198,18 +201,19 @@ def _rest_poses(
     for attempt in range(80):
         if attempt and attempt % 5 == 0:
             sides = [max(s * 0.9, 8.0) for s in sides]  # they do not fit: smaller dice
-        feet = place_dice(
-            sides,
+        placed = place_dice(
+            [sides[i] for i in order],
             area,
-            style.touching,
+            chances,
             rng,
             obstacles=obstacles,
             clearance=max(sides, default=0.0) * 0.3,
             accept=in_frame,
         )
-        if feet is None:
+        if placed is None:
             continue
-        poses = tuple(_pose(f, v, rng) for f, v in zip(feet, values, strict=True))
+        feet = [placed[order.index(i)] for i in range(len(values))]
+        poses = tuple(_pose(f, v, feet, rng) for f, v in zip(feet, values, strict=True))
         if all(_in_frame(p, camera, style, size) for p in poses):
             return poses
     raise InvalidRenderRequest(
@@ -217,14 +221,26 @@ def _rest_poses(
     )
 
 
-def _pose(foot: Footprint, value: int | None, rng: np.random.Generator) -> DiePose:
+def _pose(
+    foot: Footprint, value: int | None, feet: Sequence[Footprint], rng: np.random.Generator
+) -> DiePose:
     if value is not None:
         rot = spin_z(foot.angle) @ rotation_to_top(value)
         return DiePose((foot.x, foot.y, foot.side / 2), foot.side, rot)
-    # A cocked die: leaning 18-35 degrees on an edge, a random face roughly up.
+    # A cocked die: on one bottom edge, its side towards the nearest die propped up 18-35 degrees
+    # (as if resting on that die), a random face roughly up.
     face = int(rng.integers(1, 7))
     tilt = float(rng.uniform(0.32, 0.6))
-    axis = np.array([np.cos(foot.angle), np.sin(foot.angle), 0.0])
+    others = [f for f in feet if f is not foot]
+    if others:
+        near = min(others, key=lambda f: float(np.hypot(f.x - foot.x, f.y - foot.y)))
+        toward = float(np.arctan2(near.y - foot.y, near.x - foot.x))
+    else:
+        toward = float(rng.uniform(-np.pi, np.pi))
+    # Rest on an edge: lean along the die's own axis nearest to that direction.
+    quarter = np.pi / 2
+    lean = foot.angle + round((toward - foot.angle) / quarter) * quarter
+    axis = np.array([np.sin(lean), -np.cos(lean), 0.0])  # lifts the side facing `lean`
     rot = axis_angle(axis, tilt) @ spin_z(foot.angle) @ rotation_to_top(face)
     probe = DiePose((foot.x, foot.y, 0.0), foot.side * 0.9, rot)
     lift = -float(cube_corners(probe)[:, 2].min())

@@ -80,7 +80,7 @@ def overlaps(a: Sequence[Point], b: Sequence[Point], tolerance: float = 0.0) -> 
 def place_dice(
     sides: list[float],
     area: tuple[float, float, float, float],
-    touching: float,
+    touching: float | Sequence[float],
     rng: np.random.Generator,
     *,
     obstacles: Sequence[Sequence[Point]] = (),
@@ -89,7 +89,8 @@ def place_dice(
 ) -> list[Footprint] | None:
     """Place dice of the given ``sides`` inside ``area`` (x0, y0, x1, y1) without overlap.
 
-    Each die after the first is, with probability ``touching``, pushed against a die already placed
+    Each die after the first is, with probability ``touching`` (one for all, or one per die),
+    pushed against a die already placed
     (touching it, within a twentieth of a pixel). Returns None when the dice do not fit after many
     attempts. No die comes closer than ``clearance`` pixels to an ``obstacles`` polygon, and every
     footprint passes ``accept`` (when given). When random spots keep failing, dice are packed
@@ -97,11 +98,12 @@ def place_dice(
     """
     placed: list[Footprint] = []
     x0, y0, x1, y1 = area
-    for side in sides:
+    chances = [touching] * len(sides) if isinstance(touching, float | int) else list(touching)
+    for side, chance in zip(sides, chances, strict=True):
         spot = None
         for attempt in range(300):
             angle = float(rng.uniform(0, np.pi / 2))
-            if placed and (rng.random() < touching or attempt >= 60):
+            if placed and (rng.random() < chance or attempt >= 60):
                 spot = _touching(side, angle, placed[int(rng.integers(len(placed)))], rng)
             else:
                 r = side * 0.72
