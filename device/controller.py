@@ -300,7 +300,8 @@ class Controller:
         state = self.state
         remark = ""
         try:
-            remark = strategy.remark(state)
+            said = strategy.remark(state)
+            remark = f"{name}: {said}" if said else ""
             if state.phase is Phase.KEEP:
                 keep = strategy.choose_keep(state)
                 self._show(selected=_index(state, keep.dice))
