@@ -232,3 +232,23 @@ def test_situation_of_a_game() -> None:
     passed = Situation.of(game)
     assert passed.me == 1 and not passed.is_starter and passed.passed == (1050, 2)
     assert passed.scores == (1050, 0)
+
+
+@pytest.mark.parametrize("strategy", [Expert(), Optimal(), Greedy(0.5)], ids=lambda s: s.name)
+def test_passed_dice_big_pot_taken_small_pot_declined(strategy: Expert | Optimal | Greedy) -> None:
+    rules = find_rules("greed-house").with_target(400)
+    offer = situation("greed-house", rules=rules, scores=(100, 150), turn_total=0, dice_left=6)
+    assert strategy.pass_for(replace(offer, passed=(300, 6)))  # 300 and six fresh dice: take
+    assert not strategy.pass_for(replace(offer, passed=(50, 1)))  # 50 on one die: decline
+
+
+def test_hint_when_dice_are_passed() -> None:
+    rules = find_rules("greed-house").with_target(400)
+    game = Game(rules, ["Ann", "Bob"], rng=random.Random(1))
+    game.throw((1, 1, 1, 2, 3, 4))
+    game.keep((1, 1, 1))
+    game.bank()  # 1000 reaches the target: Bob's last turn, with three dice and 1000 on offer
+    assert game.phase is Phase.PASS and game.is_final_round
+    advice = hint(game)
+    # Building on 1000 needs only one more scoring throw of three dice; fresh needs 1050 at once.
+    assert advice.action == "take" and advice.win_chance is None
