@@ -27,6 +27,7 @@ class Clutter:
     cable_grey: int
     thing: Polygon | None  # 4×2 corners of an object reaching in from the edge
     thing_color: tuple[int, int, int]
+    keys: float = 0.0  # key pitch in px when the object is a laptop with its keyboard showing
 
     def obstacles(self) -> list[Polygon]:
         """Convex polygons that no die may overlap."""
@@ -67,7 +68,8 @@ def make_clutter(
         thing = _edge_object(w, h, rng)
     grey = int(rng.integers(15, 60))
     color = tuple(int(c) for c in rng.integers(60, 200) + rng.integers(-8, 9, 3))
-    return Clutter(specks, cable, width, grey, thing, color)  # type: ignore[arg-type]
+    keys = float(np.clip(die * rng.uniform(0.5, 0.9), 8, 60)) if rng.random() < 0.5 else 0.0
+    return Clutter(specks, cable, width, grey, thing, color, keys)  # type: ignore[arg-type]
 
 
 def _cable_path(w: int, h: int, rng: np.random.Generator) -> Polygon:
@@ -94,7 +96,7 @@ def _edge_object(w: int, h: int, rng: np.random.Generator) -> Polygon:
     cx = float(rng.choice([0.0, float(w)]))
     cy = float(rng.choice([0.0, float(h)]))
     angle = float(rng.uniform(-0.5, 0.5))
-    reach = float(rng.uniform(0.12, 0.3)) * min(w, h)
+    reach = float(rng.uniform(0.12, 0.45)) * min(w, h)
     big = 3.0 * max(w, h)
     c, s = np.cos(angle), np.sin(angle)
     inward = np.array([w / 2 - cx, h / 2 - cy])
@@ -129,5 +131,37 @@ def draw_clutter(frame: Frame, clutter: Clutter) -> None:
     if clutter.thing is not None:
         pts = np.round(clutter.thing * one).astype(np.int32)
         cv2.fillConvexPoly(frame, pts, clutter.thing_color, cv2.LINE_AA, shift)
+        if clutter.keys > 0:
+            _keyboard(frame, clutter.thing, clutter.keys)
         edge = tuple(max(c - 40, 0) for c in clutter.thing_color)
         cv2.polylines(frame, [pts], True, edge, 2, cv2.LINE_AA, shift)
+
+
+def _keyboard(frame: Frame, thing: Polygon, pitch: float) -> None:
+    """Dark keys with light letters on a laptop: squares with marks, much like dice with pips."""
+    h, w = frame.shape[:2]
+    corner = thing[0]
+    u = (thing[1] - thing[0]) / np.linalg.norm(thing[1] - thing[0])
+    v = (thing[3] - thing[0]) / np.linalg.norm(thing[3] - thing[0])
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(thing).astype(np.int32), 255)
+    keys = frame.copy()
+    size = pitch * 0.82
+    rng = np.random.default_rng(int(pitch * 1000) % (2**31))
+    n = int(max(w, h) / pitch) + 2
+    for i in range(n):
+        for j in range(n):
+            c = corner + u * (i + 0.7 + 0.5 * (j % 2)) * pitch + v * (j + 0.7) * pitch
+            if not (-pitch < c[0] < w + pitch and -pitch < c[1] < h + pitch):
+                continue
+            quad = np.array(
+                [c + (u * a + v * b) * size / 2 for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+            )
+            cv2.fillConvexPoly(
+                keys, np.round(quad * 8).astype(np.int32), (38, 38, 40), cv2.LINE_AA, 3
+            )
+            mark = c + (u * rng.uniform(-0.2, 0.2) + v * rng.uniform(-0.2, 0.2)) * size
+            r = max(round(size * rng.uniform(0.06, 0.14) * 8), 4)
+            center = (round(float(mark[0]) * 8), round(float(mark[1]) * 8))
+            cv2.circle(keys, center, r, (200, 200, 200), -1, cv2.LINE_AA, 3)
+    cv2.copyTo(keys, mask, frame)
