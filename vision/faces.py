@@ -223,7 +223,12 @@ def _fit(
     if value is None:
         return None
     elongation = [pips[k].elongation for k in kin]
-    if max(elongation) - min(elongation) > params.max_elongation_spread:
+    # Elongation is measured less surely on small pips (a few pixels across).
+    smallest = min(pips[k].diameter for k in kin)
+    if (
+        max(elongation) - min(elongation)
+        > params.max_elongation_spread + params.elongation_noise / smallest
+    ):
         return None
     if not _empty_points_bare(centre, u, v, points, kin, pips, smooth_gray, smooth_colour, params):
         return None
@@ -366,6 +371,10 @@ def _ones(
         alike = np.array([abs(p.elongation - pip.elongation) for p in pips])
         if (near & compatible[k] & (alike <= params.max_elongation_spread)).any():
             continue
+        inside = np.hypot(*(centres - centres[k]).T) < 0.5 * pip.diameter
+        inside[k] = False
+        if inside.any():
+            continue  # a whole die seen as one blob, not the pip of a one
         half = 0.5 * params.die_width_per_single_pip * pip.diameter
         if not (half <= pip.x < width - half and half <= pip.y < height - half):
             continue

@@ -23,6 +23,7 @@ class ReaderParams:
     pyramid_levels: int = 3
     threshold_offset: float = 7.0
     min_pip_area: int = 5
+    split_min_diameter: float = 8.0
     max_pip_area_fraction: float = 0.004
     min_fill: float = 0.5
     max_fill: float = 0.95
@@ -35,6 +36,7 @@ class ReaderParams:
     # Pips of one face lie in one plane, so they are elongated alike; a die's top face is the one
     # whose pips are the least elongated.
     max_elongation_spread: float = 0.28
+    elongation_noise: float = 1.0
     same_die_fraction: float = 0.8
     side_face_reach: float = 1.3
     side_face_elongation: float = 0.12

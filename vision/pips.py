@@ -131,21 +131,32 @@ def _level_blobs(
                 out.extend(_split(gray, contour, binary is dark, scale, params))
             elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
+                if blob[2] >= params.split_min_diameter * scale:
+                    # Perhaps a whole die, darker (or lighter) than the tray, pips and all.
+                    out.extend(_split(gray, contour, binary is dark, scale, params))
     return found
 
 
 def _split(
     gray: npt.NDArray[np.uint8], contour: MatLike, is_dark: bool, scale: float, params: ReaderParams
 ) -> list[_Blob]:
-    """Pips that the threshold ran together (close pips of a small die): threshold the blob's box
-    again half way between its pips and its face (Otsu) and keep the round parts."""
+    """Pips that the threshold ran together with each other (close pips of a small die) or with
+    their die (a dark die on a light tray is darker than its surroundings, pips and all): threshold
+    the blob's own pixels again, half way between its darker and lighter parts (Otsu), and keep
+    the round parts."""
     x, y, w, h = cv2.boundingRect(contour)
     if max(w, h) > 2 * params.block_size or max(w, h) < 5:
         return []
     x0, y0 = max(0, x - 2), max(0, y - 2)
     patch = np.ascontiguousarray(gray[y0 : y + h + 2, x0 : x + w + 2])
-    mode = cv2.THRESH_BINARY_INV if is_dark else cv2.THRESH_BINARY
-    _, binary = cv2.threshold(patch, 0, 255, mode | cv2.THRESH_OTSU)
+    mask = np.zeros_like(patch)
+    cv2.drawContours(mask, [contour - np.array([x0, y0], dtype=contour.dtype)], -1, 255, -1)
+    inside = patch[mask > 0]
+    if inside.size < 10 or int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
+        return []
+    level, _ = cv2.threshold(inside.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    parts = (patch <= level) if is_dark else (patch > level)
+    binary = np.where(parts & (mask > 0), 255, 0).astype(np.uint8)
     contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     found = []
     for part in contours:
@@ -234,7 +245,9 @@ def find_pips(
     kept: list[Pip] = []
     for pip in candidates:
         if all(
-            math.hypot(pip.x - k.x, pip.y - k.y) > 0.6 * max(pip.diameter, k.diameter) for k in kept
+            math.hypot(pip.x - k.x, pip.y - k.y) > 0.6 * max(pip.diameter, k.diameter)
+            or max(pip.diameter, k.diameter) > 2.0 * min(pip.diameter, k.diameter)
+            for k in kept
         ):
             kept.append(pip)
     kept = _drop_faces_seen_as_pips(kept)
