@@ -237,15 +237,24 @@ def face_texture(
 
 
 def _marble(tex: Frame, look: DieLook, value: int) -> None:
-    assert look.marble is not None
+    """Swirled veins of the second colour: thin where a warped smooth field crosses a level, and
+    a soft cloud of it elsewhere (as in pearl and marble dice)."""
+    if look.marble is None:
+        return
     px = tex.shape[0]
     rng = np.random.default_rng(look.marble_seed * 7 + value)
-    field = cv2.resize(
-        rng.random((4, 4)).astype(np.float32), (px, px), interpolation=cv2.INTER_CUBIC
-    )
-    veins = (np.sin(field * rng.uniform(20, 40)) * 0.5 + 0.5)[..., None] ** 2 * 0.7
+
+    def smooth(cells: int) -> npt.NDArray[np.float32]:
+        grid = rng.random((cells, cells)).astype(np.float32)
+        out: npt.NDArray[np.float32] = cv2.resize(grid, (px, px), interpolation=cv2.INTER_CUBIC)
+        return out
+
+    field = smooth(3) * 2.0 + smooth(6) * 0.8
+    veins = np.abs(np.sin(field * np.float32(rng.uniform(4, 8)))) ** 6
+    cloud = smooth(4) * 0.35
+    weight = np.clip(veins * 0.8 + cloud, 0, 1)[..., None]
     other = np.array(look.marble, np.float32)
-    mixed = tex.astype(np.float32) * (1 - veins) + other * veins
+    mixed = tex.astype(np.float32) * (1 - weight) + other * weight
     tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
 
 
