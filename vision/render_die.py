@@ -246,8 +246,8 @@ def _marble(tex: Frame, look: DieLook, value: int) -> None:
 
     def smooth(cells: int) -> npt.NDArray[np.float32]:
         grid = rng.random((cells, cells)).astype(np.float32)
-        out: npt.NDArray[np.float32] = cv2.resize(grid, (px, px), interpolation=cv2.INTER_CUBIC)
-        return out
+        big = cv2.resize(grid, (px, px), interpolation=cv2.INTER_CUBIC)
+        return np.asarray(big, np.float32)
 
     field = smooth(3) * 2.0 + smooth(6) * 0.8
     veins = np.abs(np.sin(field * np.float32(rng.uniform(4, 8)))) ** 6
