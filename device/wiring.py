@@ -7,6 +7,7 @@ manager that closes them all). Keyword overrides let tests and the demo inject g
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -29,11 +30,14 @@ from engine.rules import Rules
 from hardware.buttons import Buttons, open_buttons
 from hardware.camera import Camera, open_camera
 from hardware.display import Display, MultiDisplay, open_display
+from hardware.errors import DisplayUnavailable
 from vision.render import render_throw
 from vision.settle import SettleParams, SettleState, SettleTracker
 from vision.types import Frame, Reading
 
 __all__ = ["Table", "check_game_config", "open_table", "seats_from_config", "simulated_renderer"]
+
+log = logging.getLogger(__name__)
 
 _SIGHTS = {SettleState.EMPTY: Sight.EMPTY, SettleState.MOVING: Sight.MOVING}
 
@@ -164,10 +168,18 @@ def open_table(
             buttons = _open_buttons(config, clock, pin_factory)
         stack.callback(buttons.close)
         displays: list[Display] = []
+        failures: list[DisplayUnavailable] = []
         for spec in config.displays:
-            display = _open_display(spec, oled_device)
+            try:
+                display = _open_display(spec, oled_device)
+            except DisplayUnavailable as exc:  # e.g. no HDMI screen: the others still serve
+                log.warning("display %r unavailable, carrying on without it: %s", spec.kind, exc)
+                failures.append(exc)
+                continue
             stack.callback(display.close)
             displays.append(display)
+        if failures and not displays:
+            raise failures[0]
         multi = MultiDisplay([*displays, *extra_displays])
         session = Session.resume(store) or Session.new(
             store, rules, seats_from_config(config.game.players)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from device.config import SYSTEM_CONFIG
 from device.session import rules_for
 from engine.events import event_from_json
 from engine.state import GameState, Phase, apply
@@ -219,3 +220,23 @@ def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_on_sigterm(tmp_p
                 process.kill()
     assert messages[0].startswith("READY=1")
     assert messages.index("STOPPING=1") > messages.index("WATCHDOG=1")
+
+
+@pytest.mark.skipif(SYSTEM_CONFIG.exists(), reason="this machine has /etc/dicekeeper/config.toml")
+def test_run_without_a_config_starts_on_the_simulated_defaults(tmp_path: Path) -> None:
+    env = dict(_env(), HOME=str(tmp_path))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_STATE_HOME", "STATE_DIRECTORY"):
+        env.pop(name, None)
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "run"],
+        input="q",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "configuration from built-in defaults" in result.stderr
+    assert "Player 1" in result.stdout  # the terminal display
+    assert (tmp_path / ".local/state/dicekeeper/dicekeeper.sqlite3").is_file()

@@ -255,3 +255,21 @@ def test_hints_show_what_expert_would_do_and_the_menu_switches_them(tmp_path: Pa
         view = rig.press(Button.MENU)
         rig.press(*[Button.SELECT] * view.menu.index("Hints: hide"), Button.ROLL)
         assert rig.step().hint == ""
+
+
+def test_a_screen_that_cannot_open_is_skipped_if_another_display_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-video-driver")
+    cfg = config(
+        tmp_path,
+        script=[[1, 1, 1, 5, 2]],
+        displays=[{"kind": "screen"}, {"kind": "terminal"}],
+    )
+    rig = open_rig(cfg)
+    with rig.table:
+        assert [type(d).__name__ for d in rig.table.display.displays] == ["MemoryDisplay"]
+        assert rig.until(is_waiting).turn_total == 1050
+    alone = config(tmp_path / "alone", displays=[{"kind": "screen"}])
+    with pytest.raises(DisplayUnavailable):
+        open_table(alone)
