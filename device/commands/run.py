@@ -54,6 +54,10 @@ def handle(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         notifier.ready(f"playing {state.rules.name}")
+        controller.on_event = lambda event: notifier.status(
+            f"{controller.state.rules.name}: "
+            + ", ".join(f"{p.name} {p.total}" for p in controller.state.players)
+        )
         run_loop(controller, rate=args.rate, notifier=notifier)
         notifier.stopping()
     return 0
