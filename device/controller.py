@@ -100,6 +100,7 @@ class Controller:
         self._act_at: float | None = None  # when the computer player decides
         self._menu: tuple[MenuItem, ...] = ()
         self._events = 0  # counts accepted requests, so a new throw re-arms the watcher
+        self._camera_trouble = False  # the message shows a camera error
         self.last_view: TableView | None = None
         self.hints = settings.hints
         """Whether people get a hint line (what `expert` would do); switched in the menu."""
@@ -245,7 +246,11 @@ class Controller:
             seen = self.watcher.poll(now)
         except DicekeeperError as exc:  # no camera, the replay ended, a bad frame...
             self._say(str(exc))
+            self._camera_trouble = True
             return
+        if self._camera_trouble:  # frames again: the camera's message no longer applies
+            self._camera_trouble = False
+            self._say("")
         if seen.settled is None:
             rolling = seen.sight is Sight.MOVING
             self._show(tray=(None,) * n if rolling else self.overlay.tray, rolling=rolling)
