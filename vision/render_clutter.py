@@ -138,7 +138,8 @@ def draw_clutter(frame: Frame, clutter: Clutter) -> None:
 
 
 def _keyboard(frame: Frame, thing: Polygon, pitch: float) -> None:
-    """Dark keys with light letters on a laptop: squares with marks, much like dice with pips."""
+    """Dark keys with light letters on a laptop: dark squares with marks, distractors for a reader
+    that takes any dark square with light blobs for a die."""
     h, w = frame.shape[:2]
     corner = thing[0]
     u = (thing[1] - thing[0]) / np.linalg.norm(thing[1] - thing[0])
@@ -160,8 +161,19 @@ def _keyboard(frame: Frame, thing: Polygon, pitch: float) -> None:
             cv2.fillConvexPoly(
                 keys, np.round(quad * 8).astype(np.int32), (38, 38, 40), cv2.LINE_AA, 3
             )
-            mark = c + (u * rng.uniform(-0.2, 0.2) + v * rng.uniform(-0.2, 0.2)) * size
-            r = max(round(size * rng.uniform(0.06, 0.14) * 8), 4)
-            center = (round(float(mark[0]) * 8), round(float(mark[1]) * 8))
-            cv2.circle(keys, center, r, (200, 200, 200), -1, cv2.LINE_AA, 3)
+            # A letter printed near the key's top left corner, as on laptop keys.
+            letter = "QWERTYUIOPASDFGHJKLZXCVBNM1234567890"[int(rng.integers(36))]
+            mark = c - (u + v) * size * 0.3
+            scale = size / 70.0
+            origin = (round(float(mark[0])), round(float(mark[1]) + size * 0.25))
+            cv2.putText(
+                keys,
+                letter,
+                origin,
+                cv2.FONT_HERSHEY_SIMPLEX,
+                scale,
+                (200, 200, 200),
+                max(round(scale * 1.5), 1),
+                cv2.LINE_AA,
+            )
     cv2.copyTo(keys, mask, frame)
