@@ -326,11 +326,12 @@ def _outlined(
     smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> bool:
-    """Whether a lone pip sits on a die: walking out from it in most directions, the face ends
-    (grey level or colour changes) within the reach of a die face showing one. A speck of dust on
-    the tray has no such outline."""
+    """Whether a lone pip sits in the middle of a die: walking out from it in most directions, the
+    face ends (grey level or colour changes) within the reach of a die face showing one, about as
+    far one way as the opposite way. A speck of dust on the tray has no such outline; a dot on a
+    key of a keyboard is off its key's centre."""
     height, width = smooth_gray.shape
-    radii = np.linspace(1.2, params.single_outline_reach, 10) * pip.diameter
+    radii = np.linspace(1.2, params.single_outline_reach, 16) * pip.diameter
     angles = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
     xs = np.clip(np.rint(pip.x + radii[None, :] * np.cos(angles)[:, None]), 0, width - 1)
     ys = np.clip(np.rint(pip.y + radii[None, :] * np.sin(angles)[:, None]), 0, height - 1)
@@ -340,8 +341,14 @@ def _outlined(
     )
     colour = smooth_colour[yi, xi] - np.array(pip.face_colour, dtype=np.float32)
     colour_off = np.sqrt((colour**2).sum(axis=2)) > params.single_outline_colour
-    rays_ending = np.count_nonzero((gray_off | colour_off).any(axis=1))
-    return int(rays_ending) >= params.single_outline_rays
+    off = gray_off | colour_off
+    ends = off.any(axis=1)
+    if int(np.count_nonzero(ends)) < params.single_outline_rays:
+        return False
+    reach = np.where(ends, np.argmax(off, axis=1), len(radii)).astype(np.float64) + 1.0
+    opposite = np.roll(reach, 4)[:4]
+    lopsided = np.abs(reach[:4] - opposite) > params.single_lopsided * 0.5 * (reach[:4] + opposite)
+    return int(np.count_nonzero(lopsided)) <= 1
 
 
 def _ones(

@@ -65,4 +65,5 @@ class ReaderParams:
     single_outline_step: float = 0.15
     single_outline_colour: float = 30.0
     single_outline_rays: int = 6
+    single_lopsided: float = 0.7
     face_colour_tolerance: float = 55.0

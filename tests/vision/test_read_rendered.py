@@ -31,6 +31,7 @@ CLEAN = TrayStyle(
     perspective=0.0,
     noise=0.0,
     blur=0.0,
+    clutter=0.0,
 )
 
 
