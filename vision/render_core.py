@@ -11,21 +11,10 @@ import numpy as np
 
 from vision.render_box import draw_box
 from vision.render_clutter import draw_clutter, make_clutter
-from vision.render_die import (
-    Camera,
-    DieLook,
-    DiePose,
-    axis_angle,
-    cube_corners,
-    draw_die,
-    face_quad,
-    rotation_to_top,
-    silhouette,
-    spin_z,
-    top_value,
-)
+from vision.render_die import Camera, DiePose, cube_corners, draw_die, face_quad, top_value
+from vision.render_face import DieLook
 from vision.render_hand import draw_hand
-from vision.render_layout import Footprint, place_dice
+from vision.render_rest import rest_poses
 from vision.render_scene import background, draw_shadows, finish, lighting_gain
 from vision.render_style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
 from vision.types import Box, Frame
@@ -154,7 +143,7 @@ def build_scene(
     surface = np.asarray(cv2.multiply(surface, gain, dtype=cv2.CV_8U), np.uint8)
     schemes = tuple(style.schemes[int(rng.integers(len(style.schemes)))] for _ in values)
     looks = tuple(_look(name, style, rng) for name in schemes)
-    rest = _rest_poses(values, style, camera, size, area, rng, obstacles)
+    rest = rest_poses(values, style, camera, size, area, rng, obstacles)
     return Scene(
         size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values), skin, floor
     )
@@ -175,87 +164,6 @@ def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
         alpha=scheme.alpha,
         marble=scheme.marble,
         marble_seed=int(rng.integers(1 << 30)),
-    )
-
-
-def _rest_poses(
-    values: Sequence[int | None],
-    style: TrayStyle,
-    camera: Camera,
-    size: tuple[int, int],
-    area: tuple[float, float, float, float],
-    rng: np.random.Generator,
-    obstacles: list[list[tuple[float, float]]],
-) -> tuple[DiePose, ...]:
-    lo, hi = style.die_size
-    sides = [float(rng.uniform(lo, hi)) for _ in values]
-    # Cocked dice are placed last, each against a die already there (leaning on it).
-    order = sorted(range(len(values)), key=lambda i: values[i] is None)
-    chances = [1.0 if values[i] is None else style.touching for i in order]
-
-    def in_frame(foot: Footprint) -> bool:
-        # Which face is up does not change a flat die's outline (a cube is a cube).
-        upright = DiePose((foot.x, foot.y, foot.side / 2), foot.side, spin_z(foot.angle))
-        return _in_frame(upright, camera, style, size)
-
-    for attempt in range(80):
-        if attempt and attempt % 5 == 0:
-            sides = [max(s * 0.9, 8.0) for s in sides]  # they do not fit: smaller dice
-        placed = place_dice(
-            [sides[i] for i in order],
-            area,
-            chances,
-            rng,
-            obstacles=obstacles,
-            clearance=max(sides, default=0.0) * 0.3,
-            accept=in_frame,
-        )
-        if placed is None:
-            continue
-        feet = [placed[order.index(i)] for i in range(len(values))]
-        poses = tuple(_pose(f, v, feet, rng) for f, v in zip(feet, values, strict=True))
-        if all(_in_frame(p, camera, style, size) for p in poses):
-            return poses
-    raise InvalidRenderRequest(
-        f"cannot fit {len(values)} dice of {style.die_size!r} px in {size!r}"
-    )
-
-
-def _pose(
-    foot: Footprint, value: int | None, feet: Sequence[Footprint], rng: np.random.Generator
-) -> DiePose:
-    if value is not None:
-        rot = spin_z(foot.angle) @ rotation_to_top(value)
-        return DiePose((foot.x, foot.y, foot.side / 2), foot.side, rot)
-    # A cocked die: on one bottom edge, its side towards the nearest die propped up 18-35 degrees
-    # (as if resting on that die), a random face roughly up.
-    face = int(rng.integers(1, 7))
-    tilt = float(rng.uniform(0.32, 0.6))
-    others = [f for f in feet if f is not foot]
-    if others:
-        near = min(others, key=lambda f: float(np.hypot(f.x - foot.x, f.y - foot.y)))
-        toward = float(np.arctan2(near.y - foot.y, near.x - foot.x))
-    else:
-        toward = float(rng.uniform(-np.pi, np.pi))
-    # Rest on an edge: lean along the die's own axis nearest to that direction.
-    quarter = np.pi / 2
-    lean = foot.angle + round((toward - foot.angle) / quarter) * quarter
-    axis = np.array([np.sin(lean), -np.cos(lean), 0.0])  # lifts the side facing `lean`
-    rot = axis_angle(axis, tilt) @ spin_z(foot.angle) @ rotation_to_top(face)
-    probe = DiePose((foot.x, foot.y, 0.0), foot.side * 0.9, rot)
-    lift = -float(cube_corners(probe)[:, 2].min())
-    return DiePose((foot.x, foot.y, lift), foot.side * 0.9, rot)
-
-
-def _in_frame(pose: DiePose, camera: Camera, style: TrayStyle, size: tuple[int, int]) -> bool:
-    probe = DieLook((0, 0, 0), (0, 0, 0), 0.1, 0.25, False, style.corner, 0.0, 1.0, None, 0)
-    hull = silhouette(pose, probe, camera)
-    w, h = size
-    return bool(
-        hull[:, 0].min() >= 1
-        and hull[:, 1].min() >= 1
-        and hull[:, 0].max() <= w - 2
-        and hull[:, 1].max() <= h - 2
     )
 
 

@@ -13,20 +13,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.render_face import DieLook, face_texture
 from vision.types import Frame
 
 FloatArray = npt.NDArray[np.float64]
-
-# Pip centres in face units (-1..1 spans the face), per value. The 2 and 3 run along the same
-# diagonal and the 6 is two columns of three, as on real dice; they rotate with the die.
-PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0.0, 0.0),),
-    2: ((1.0, -1.0), (-1.0, 1.0)),
-    3: ((1.0, -1.0), (0.0, 0.0), (-1.0, 1.0)),
-    4: ((-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)),
-    5: ((-1.0, -1.0), (1.0, -1.0), (0.0, 0.0), (-1.0, 1.0), (1.0, 1.0)),
-    6: ((-1.0, -1.0), (-1.0, 0.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 0.0), (1.0, 1.0)),
-}
 
 # Die-local outward normal of the face showing each value (opposite faces sum to 7), and the
 # direction of that face texture's u axis (its v axis is normal × u).
@@ -96,22 +86,6 @@ class Camera:
 
 
 @dataclass(frozen=True, slots=True)
-class DieLook:
-    """How one die looks: colours (BGR), pips, surface."""
-
-    body: tuple[int, int, int]
-    pip: tuple[int, int, int]
-    pip_radius: float  # fraction of the face side
-    pip_spread: float  # pip-centre offset from the face centre, fraction of the face side
-    big_one: bool  # the 1 pip is drawn larger, as on many dice
-    corner: float  # rounding radius, fraction of the side
-    gloss: float  # 0 matte .. 1 glossy (glare spots)
-    alpha: float  # 1 opaque, < 1 translucent-ish
-    marble: tuple[int, int, int] | None  # second colour of a marbled die
-    marble_seed: int
-
-
-@dataclass(frozen=True, slots=True)
 class DiePose:
     """Where one die is: centre in world coordinates, side length, orientation."""
 
@@ -173,101 +147,6 @@ def face_quad(pose: DiePose, value: int, inset: float) -> FloatArray:
     h = pose.side / 2 - inset
     c = np.array(pose.center) + n * pose.side / 2
     return np.stack([c - u * h - v * h, c + u * h - v * h, c + u * h + v * h, c - u * h + v * h])
-
-
-def face_texture(
-    value: int,
-    px: int,
-    look: DieLook,
-    glare_uv: tuple[float, float],
-    glare: float,
-) -> Frame:
-    """A px×px BGR texture of one face: face colour (or marble), pips, pip and face glare.
-
-    ``glare_uv`` is the direction (in face units) towards which highlights sit; ``glare`` their
-    strength 0..1.
-    """
-    tex = np.empty((px, px, 3), np.uint8)
-    tex[:] = look.body
-    if look.marble is not None:
-        _marble(tex, look, value)
-    shift = 4
-    scale = 1 << shift
-    half = px / 2
-    r = look.pip_radius * px
-    if value == 1 and look.big_one:
-        r *= 1.5
-    gx, gy = glare_uv
-    norm = float(np.hypot(gx, gy))
-    if norm > 1e-3:
-        gx, gy = gx / norm, gy / norm
-    else:
-        gx, gy = 0.6, -0.8
-    dark = tuple(int(c * 0.55) for c in look.pip)
-    for x, y in PIP_LAYOUT[value]:
-        cx = half + x * look.pip_spread * px
-        cy = half + y * look.pip_spread * px
-        # A drilled pip: a darker rim on the side away from the light, then the paint.
-        cv2.circle(
-            tex,
-            (int((cx - gx * r * 0.15) * scale), int((cy - gy * r * 0.15) * scale)),
-            int(r * 1.08 * scale),
-            dark,
-            -1,
-            cv2.LINE_AA,
-            shift,
-        )
-        cv2.circle(
-            tex,
-            (int(cx * scale), int(cy * scale)),
-            int(r * scale),
-            look.pip,
-            -1,
-            cv2.LINE_AA,
-            shift,
-        )
-        if glare > 0.05 and r > 2.5:
-            gr = max(r * 0.28, 0.8)
-            spot = (int((cx + gx * r * 0.45) * scale), int((cy + gy * r * 0.45) * scale))
-            bright = tuple(int(min(255, c + (255 - c) * glare)) for c in look.pip)
-            cv2.circle(tex, spot, int(gr * scale), bright, -1, cv2.LINE_AA, shift)
-    if glare > 0.05:
-        _face_glare(tex, glare_uv, glare)
-    return tex
-
-
-def _marble(tex: Frame, look: DieLook, value: int) -> None:
-    """Swirled veins of the second colour: thin where a warped smooth field crosses a level, and
-    a soft cloud of it elsewhere (as in pearl and marble dice)."""
-    if look.marble is None:
-        return
-    px = tex.shape[0]
-    rng = np.random.default_rng(look.marble_seed * 7 + value)
-
-    def smooth(cells: int) -> npt.NDArray[np.float32]:
-        grid = rng.random((cells, cells)).astype(np.float32)
-        big = cv2.resize(grid, (px, px), interpolation=cv2.INTER_CUBIC)
-        return np.asarray(big, np.float32)
-
-    field = smooth(3) * 2.0 + smooth(6) * 0.8
-    veins = np.abs(np.sin(field * np.float32(rng.uniform(4, 8)))) ** 6
-    cloud = smooth(4) * 0.35
-    weight = np.clip(veins * 0.8 + cloud, 0, 1)[..., None]
-    other = np.array(look.marble, np.float32)
-    mixed = tex.astype(np.float32) * (1 - weight) + other * weight
-    tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
-
-
-def _face_glare(tex: Frame, glare_uv: tuple[float, float], glare: float) -> None:
-    px = tex.shape[0]
-    small = 24
-    yy, xx = np.mgrid[0:small, 0:small].astype(np.float32) / small - 0.5
-    gx, gy = glare_uv
-    d2 = (xx - gx * 0.3) ** 2 + (yy - gy * 0.3) ** 2
-    spot = np.exp(-d2 / (2 * 0.12**2)) * glare * 0.5
-    spot = cv2.resize(spot, (px, px), interpolation=cv2.INTER_LINEAR)[..., None]
-    out = tex.astype(np.float32) * (1 - spot) + 255.0 * spot
-    tex[:] = out.astype(np.uint8)
 
 
 def draw_die(
