@@ -274,3 +274,20 @@ def test_a_screen_that_cannot_open_is_skipped_if_another_display_works(
     alone = config(tmp_path / "alone", displays=[{"kind": "screen"}])
     with pytest.raises(DisplayUnavailable):
         open_table(alone)
+
+
+def test_a_person_can_throw_for_a_computer_player(tmp_path: Path) -> None:
+    cfg = config(
+        tmp_path,
+        rules="greed",
+        players=["cpu:expert", "Ann"],
+        script=[[1, 1, 1, 5, 5]],
+        computer_throws="person",
+    )
+    rig = open_rig(cfg, think_seconds=100.0)
+    with rig.table:
+        view = rig.step()
+        assert view.prompt == "throw 5 dice for Expert"
+        view = rig.until(lambda v: v.turn_total > 0)
+        assert view.dice == (1, 1, 1, 5, 5) and view.turn_total == 1100
+        assert rig.table.controller.state.turn.throws[0].values == (1, 1, 1, 5, 5)
