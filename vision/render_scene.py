@@ -35,6 +35,11 @@ def background(
     elif kind == "plastic":
         fine = noise_bank(w, h, 1.0, rng)[..., 0]
         shade *= 1.0 + fine * np.float32(0.008)
+    else:
+        # Cardboard or matte plastic: a fine grain, a little clumped.
+        fine = noise_bank(w, h, 1.0, rng)[..., 1]
+        grain = np.float32(rng.uniform(0.015, 0.04))
+        shade *= 1.0 + cv2.GaussianBlur(fine, (3, 3), 0.7) * grain
     to_color = np.array([[float(c)] for c in color], np.float32)
     img: FloatImage = np.asarray(cv2.transform(shade[..., None], to_color), np.float32)
     rims = _tray_rim(img, w, h, rng) if kind == "light" else []

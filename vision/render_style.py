@@ -207,7 +207,7 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             noise=float(rng.uniform(1.5, 4.0)),
             blur=float(rng.uniform(0.4, 0.9)),
             jpeg_quality=int(rng.integers(70, 92)),
-            shadow=float(rng.uniform(0.15, 0.4)),
+            shadow=float(rng.uniform(0.05, 0.3)),
         )
     if preset == "webcam-desk":
         side = float(rng.uniform(40, 58))
