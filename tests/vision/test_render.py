@@ -18,6 +18,7 @@ from vision.render import (
     RenderedDie,
     RenderedTray,
     TrayStyle,
+    render_edge_die,
     render_empty_tray,
     render_hand_pass,
     render_throw,
@@ -227,3 +228,16 @@ def test_dice_too_big_for_the_frame_are_drawn_smaller() -> None:
 def test_random_styles_fit_small_frames(seed: int) -> None:
     tray = render_tray([6, 5, 4, 3, 2, 1], seed=seed, size=(320, 240))
     assert tray.frame.shape == (240, 320, 3) and len(tray.dice) == 6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_edge_die_is_partly_out_of_view_and_unreadable(seed: int) -> None:
+    tray = render_edge_die(4, seed=seed)
+    (die,) = tray.dice
+    assert die.value is None
+    b = die.box
+    assert b.x == 0 or b.y == 0 or b.x + b.w == 640 or b.y + b.h == 480
+    assert 0 <= die.center[0] <= 640 and 0 <= die.center[1] <= 480
+    empty = render_empty_tray(seed=seed, style=dataclasses.replace(tray.style, walls=False))
+    patch = (slice(b.y, b.y + b.h), slice(b.x, b.x + b.w))
+    assert np.abs(tray.frame[patch].astype(int) - empty.frame[patch]).mean() > 10
