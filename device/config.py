@@ -28,6 +28,7 @@ __all__ = [
     "GameConfig",
     "PlayersConfig",
     "StateConfig",
+    "SystemConfig",
     "default_displays",
     "load_config",
     "parse_config",
@@ -41,6 +42,7 @@ BUTTON_BACKENDS = ("keyboard", "gpio")
 DISPLAY_KINDS = ("oled", "screen", "terminal")
 OLED_DRIVERS = ("ssd1306", "sh1106")
 COMPUTER_THROWS = ("virtual", "person")
+SHUTDOWNS = ("exit", "poweroff")
 COMPUTER_PREFIX = "cpu:"
 """A seat in ``game.players`` written ``cpu:SPEC`` is a computer player with strategy SPEC."""
 
@@ -139,6 +141,14 @@ class StateConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SystemConfig:
+    """What the menu's "Shut down" does: ``exit`` the program, or ``poweroff`` the machine
+    (``systemctl poweroff``; systemd/install.sh lets the service user do that)."""
+
+    shutdown: str = "exit"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration of the appliance."""
 
@@ -148,6 +158,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     displays: tuple[DisplayConfig, ...] = (DisplayConfig(kind="terminal"),)
     state: StateConfig = field(default_factory=StateConfig)
+    system: SystemConfig = field(default_factory=SystemConfig)
     source: str = "built-in defaults"
     """Where the configuration came from (a path or "built-in defaults"), for messages."""
 
@@ -200,6 +211,9 @@ def parse_config(
     displays_raw = root.raw("display")
     displays = _displays(displays_raw) if displays_raw is not None else default_displays(env)
     state = _state(root.table("state"))
+    system_table = root.table("system")
+    system = SystemConfig(system_table.string("shutdown", "exit", choices=SHUTDOWNS))
+    system_table.finish()
     root.finish()
     return Config(
         game=game,
@@ -208,6 +222,7 @@ def parse_config(
         buttons=buttons,
         displays=displays,
         state=state,
+        system=system,
         source=source,
     )
 

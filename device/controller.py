@@ -94,6 +94,8 @@ class Controller:
         self._strategies: dict[str, Strategy] = {}
         self.overlay = Overlay(message=session.notice or session.store.notice)
         self.is_shut_down = False
+        self.wants_power_off = False
+        """The menu's "Shut down" was chosen (not just the quit key)."""
         self._awaiting_throw = self._resumes_throw()  # DECIDE: ROLL chosen, rest to be thrown
         self._expecting: tuple[int, int] | None = None  # (event count, dice) the watcher waits for
         self._roll_until: float | None = None  # a virtual throw is tumbling until then
@@ -384,7 +386,7 @@ class Controller:
         elif item.action is Action.HINTS:
             self.hints = not self.hints
         elif item.action is Action.SHUT_DOWN:
-            self.is_shut_down = True
+            self.is_shut_down = self.wants_power_off = True
             self._say("shutting down")
 
     def _new_game(self, rules: Rules, seats: Sequence[Seat]) -> None:

@@ -58,6 +58,20 @@ if [ ! -f "$CONFIG_DIR/config.toml" ]; then
     echo "install.sh: wrote $CONFIG_DIR/config.toml (edit it, then: systemctl restart $SERVICE)"
 fi
 
+# The menu's "Shut down" may power the Pi off (system.shutdown = "poweroff" in the config):
+# allow the service user to ask logind for that, and nothing else.
+install -d -m 0755 /etc/polkit-1/rules.d
+cat >/etc/polkit-1/rules.d/50-dicekeeper-poweroff.rules <<'RULES'
+// dicekeeper: the table's menu may power the machine off.
+polkit.addRule(function (action, subject) {
+    if (subject.user == "dicekeeper" &&
+        (action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions")) {
+        return polkit.Result.YES;
+    }
+});
+RULES
+
 install -m 0644 "$SOURCE/systemd/dicekeeper.service" "/etc/systemd/system/$SERVICE.service"
 systemctl daemon-reload
 systemctl enable "$SERVICE"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from types import FrameType
@@ -12,6 +13,9 @@ from device.config import load_config
 from device.loop import run_loop
 from device.notify import Notifier
 from device.wiring import open_table
+
+POWER_OFF = ["systemctl", "poweroff"]
+"""Run after the menu's "Shut down" when ``system.shutdown = "poweroff"``."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -60,4 +64,7 @@ def handle(args: argparse.Namespace) -> int:
         )
         run_loop(controller, rate=args.rate, notifier=notifier)
         notifier.stopping()
+    if controller.wants_power_off and config.system.shutdown == "poweroff":
+        print("dicekeeper run: powering off", file=sys.stderr)
+        return subprocess.run(POWER_OFF, check=False).returncode
     return 0

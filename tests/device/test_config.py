@@ -87,6 +87,7 @@ def test_the_example_config_is_valid() -> None:
     config = load_config(EXAMPLE, environ={})
     assert config.buttons.backend == "gpio"
     assert {d.kind for d in config.displays} >= {"oled"}
+    assert config.system.shutdown == "poweroff"
 
 
 @pytest.mark.parametrize(
@@ -111,6 +112,7 @@ def test_the_example_config_is_valid() -> None:
         ({"game": {"players": ["cpu:"]}}, ["'cpu:'", "strategy"]),
         ({"players": {"computer_throws": "robot"}}, ["players.computer_throws", "'robot'"]),
         ({"gmae": {}}, ["'gmae'", "did you mean 'game'"]),
+        ({"system": {"shutdown": "halt"}}, ["system.shutdown", "'halt'", "'poweroff'"]),
         ({"game": 3}, ["[game]", "table"]),
     ],
 )

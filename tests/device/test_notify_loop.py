@@ -110,3 +110,31 @@ def test_a_corrupt_store_is_reported_on_the_screen(tmp_path: Path) -> None:
         view = rig.step()
         assert "could not be read" in view.message and "moved to" in view.message
         assert [p.name for p in view.players] == ["Ann", "Bob"]
+
+
+def test_shut_down_from_the_menu_powers_off_when_configured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    import device.commands.run as run_command
+    from device.controller import Controller
+
+    marker = tmp_path / "powered-off"
+    monkeypatch.setattr(
+        run_command, "POWER_OFF", [sys.executable, "-c", f"open({str(marker)!r}, 'w')"]
+    )
+
+    def menu_shut_down(controller: Controller, **kwargs: object) -> int:
+        controller.is_shut_down = controller.wants_power_off = True
+        return 1
+
+    monkeypatch.setattr(run_command, "run_loop", menu_shut_down)
+    cfg = tmp_path / "config.toml"
+    base = f'[camera]\nread_truth = true\n[state]\ndirectory = "{tmp_path}"\n'
+    cfg.write_text(base + '[[display]]\nkind = "terminal"\n')
+    assert main(["run", "--config", str(cfg)]) == 0
+    assert not marker.exists()  # system.shutdown = "exit" (the default)
+    cfg.write_text(base + '[[display]]\nkind = "terminal"\n[system]\nshutdown = "poweroff"\n')
+    assert main(["run", "--config", str(cfg)]) == 0
+    assert marker.exists()

@@ -169,8 +169,9 @@ def test_the_menu_adds_and_removes_players_and_changes_rules(tmp_path: Path) -> 
         assert view.menu == ("Back", "No finished games yet")
         view = rig.press(Button.STOP)
         assert view.phase is not Phase.MENU
+        assert not controller.wants_power_off
         choose(rig, "Shut down")
-        assert controller.is_shut_down
+        assert controller.is_shut_down and controller.wants_power_off
 
 
 def test_adding_a_player_during_a_turn_is_refused(tmp_path: Path) -> None:
