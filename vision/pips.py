@@ -74,7 +74,9 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> _Blob | No
     if area < params.min_pip_area:
         return None
     fill = area / (w * h)
-    if not params.min_fill <= fill <= params.max_fill:
+    # A pip a few pixels across fills its box (a 4×4 square is a fine small pip).
+    max_fill = params.max_fill if min(w, h) > 5 else 1.0
+    if not params.min_fill <= fill <= max_fill:
         return None
     circularity = min(1.0, 4.0 * math.pi * area / (perimeter + math.pi) ** 2)
     if circularity < params.min_circularity:
