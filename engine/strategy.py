@@ -91,7 +91,10 @@ class Hint:
 
 
 def hint(game: GameLike, *, tables: TableSource | None = None) -> Hint:
-    """What `optimal` (or `expert` without a table) would do in ``game`` now."""
+    """What `optimal` (or `expert` without a table) would do in ``game`` now.
+
+    Raises `NoDecision` when nobody is to play (no players, or the game is over).
+    """
     optimal = Optimal(tables if tables is not None else memory_tables)
     situation = Situation.of(game)
     phase = (game.state if isinstance(game, Game) else game).phase
