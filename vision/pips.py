@@ -108,9 +108,13 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> _Blob | No
 
 
 def _level_blobs(
-    gray: npt.NDArray[np.uint8], scale: float, params: ReaderParams
+    gray: npt.NDArray[np.uint8],
+    scale: float,
+    full: npt.NDArray[np.uint8],
+    params: ReaderParams,
 ) -> tuple[list[_Blob], list[_Blob]]:
-    """Dark and light pip-like blobs of one pyramid level (``gray`` is ``scale`` times smaller)."""
+    """Dark and light pip-like blobs of one pyramid level (``gray`` is ``scale`` times smaller than
+    the full-resolution ``full``, where blobs that are not pips alone are split)."""
     block = params.block_size | 1
     mean = cv2.boxFilter(gray, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
     offset = round(params.threshold_offset)
@@ -130,12 +134,12 @@ def _level_blobs(
                 continue  # far too long an outline for a pip
             blob = _blob_of(contour, scale, params)
             if blob is None:
-                out.extend(_split(gray, contour, binary is dark, scale, params))
+                out.extend(_split(full, contour, binary is dark, scale, params))
             elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
                 if blob[2] >= params.split_min_diameter * scale:
                     # Perhaps a whole die, darker (or lighter) than the tray, pips and all.
-                    out.extend(_split(gray, contour, binary is dark, scale, params))
+                    out.extend(_split(full, contour, binary is dark, scale, params))
     return found
 
 
@@ -145,14 +149,21 @@ def _split(
     """Pips that the threshold ran together with each other (close pips of a small die) or with
     their die (a dark die on a light tray is darker than its surroundings, pips and all): threshold
     the blob's own pixels again, half way between its darker and lighter parts (Otsu), and keep
-    the round parts."""
+    the round parts. ``contour`` was found ``scale`` times smaller; the split is done on the
+    full-resolution ``gray``, where small pips are still whole."""
     x, y, w, h = cv2.boundingRect(contour)
     if max(w, h) > 2 * params.block_size or max(w, h) < 5:
         return []
+    outline = np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(outline)
     x0, y0 = max(0, x - 2), max(0, y - 2)
     patch = np.ascontiguousarray(gray[y0 : y + h + 2, x0 : x + w + 2])
     mask = np.zeros_like(patch)
-    cv2.drawContours(mask, [contour - np.array([x0, y0], dtype=contour.dtype)], -1, 255, -1)
+    cv2.drawContours(mask, [outline - np.array([x0, y0], dtype=np.int32)], -1, 255, -1)
+    if scale > 1:
+        # Keep off the blurred outline of a coarse level: it may be tray, not die.
+        size = 2 * round(scale) - 1
+        mask = cv2.erode(mask, np.ones((size, size), np.uint8))
     inside = patch[mask > 0]
     if inside.size < 10 or int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
         return []
@@ -164,7 +175,7 @@ def _split(
     for part in contours:
         if len(part) < 4:
             continue
-        blob = _blob_of(part + np.array([x0, y0], dtype=part.dtype), scale, params)
+        blob = _blob_of(part + np.array([x0, y0], dtype=part.dtype), 1.0, params)
         if blob is not None:
             found.append(blob)
     return found
@@ -185,7 +196,7 @@ def find_pips(
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:
             break
-        dark, light = _level_blobs(level, scale, params)
+        dark, light = _level_blobs(level, scale, gray, params)
         blobs.extend((True, b) for b in dark)
         blobs.extend((False, b) for b in light)
         level = np.asarray(cv2.pyrDown(level), dtype=np.uint8)
