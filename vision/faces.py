@@ -159,12 +159,16 @@ def _perpendicular(
     """``vector`` turned a quarter in the plane of the face, whose tilt shows in the pips' outline
     ``shape`` (second moments): a round pip seen as an ellipse shows how the face is foreshortened.
     """
-    values, vectors = np.linalg.eigh(shape)
-    values = np.maximum(values, 1e-6)
-    root = vectors @ np.diag(np.sqrt(values)) @ vectors.T
-    inverse_root = vectors @ np.diag(1.0 / np.sqrt(values)) @ vectors.T
-    flat = inverse_root @ vector
-    return np.asarray(root @ np.array([-flat[1], flat[0]]), dtype=np.float64)
+    a, b, c = float(shape[0, 0]), float(shape[0, 1]), float(shape[1, 1])
+    # Square root of the 2×2 positive definite matrix [[a, b], [b, c]] in closed form.
+    s = math.sqrt(max(a * c - b * b, 1e-12))
+    t = math.sqrt(max(a + c + 2.0 * s, 1e-12))
+    ra, rb, rc = (a + s) / t, b / t, (c + s) / t
+    det = ra * rc - rb * rb
+    x, y = float(vector[0]), float(vector[1])
+    fx, fy = (rc * x - rb * y) / det, (-rb * x + ra * y) / det  # inverse root @ vector
+    px, py = -fy, fx  # a quarter turn on the flattened face
+    return np.array([ra * px + rb * py, rb * px + rc * py], dtype=np.float64)
 
 
 def _fit(
@@ -181,6 +185,9 @@ def _fit(
     centre = 0.5 * (centres[i] + centres[j])
     diagonal = 0.5 * (centres[j] - centres[i])
     kin = np.flatnonzero(compatible[i] & compatible[j])
+    reach = 2.0 * math.hypot(float(diagonal[0]), float(diagonal[1]))
+    near = np.abs(centres[kin] - centre).max(axis=1) <= reach
+    kin = kin[near]
     shape = np.mean(
         [np.array([[p[0], p[1]], [p[1], p[2]]]) for p in (pips[i].shape, pips[j].shape)], axis=0
     )

@@ -134,7 +134,8 @@ def _level_blobs(
                 continue  # far too long an outline for a pip
             blob = _blob_of(contour, scale, params)
             if blob is None:
-                out.extend(_split(full, contour, binary is dark, scale, params))
+                if len(contour) >= 6:
+                    out.extend(_split(full, contour, binary is dark, scale, params))
             elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
                 if blob[2] >= params.split_min_diameter * scale:
