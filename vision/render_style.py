@@ -185,14 +185,14 @@ def style_like(preset: str, seed: int) -> TrayStyle:
     """A random style resembling one kind of real photo, a pure function of ``seed``:
 
     "phone-box": a phone held over a cardboard dice box (walls and dark rim showing), many small
-    dice (20-30 px at 640 px) of all colours, some touching; "webcam-desk": a webcam close above a
+    dice (24-37 px at 640 px) of all colours, some touching; "webcam-desk": a webcam close above a
     light wooden desk with cables and a laptop corner around, ivory or white dice of 40-60 px,
     seen a little from the side, soft and noisy.
     """
     base = style_from_seed(seed)
     rng = np.random.default_rng([seed, 202])
     if preset == "phone-box":
-        side = float(rng.uniform(20, 28))
+        side = float(rng.uniform(24, 32))
         grey = int(rng.integers(180, 205))
         return replace(
             base,
