@@ -50,7 +50,8 @@ def handle(args: argparse.Namespace) -> int:
         def shut_down(signum: int, frame: FrameType | None) -> None:
             controller.is_shut_down = True
 
-        signal.signal(signal.SIGTERM, shut_down)
+        signal.signal(signal.SIGTERM, shut_down)  # systemctl stop
+        signal.signal(signal.SIGINT, shut_down)  # Ctrl-C in a terminal: a clean stop too
         state = controller.state
         print(
             f"dicekeeper run: {state.rules.name}, players "

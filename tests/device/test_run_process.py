@@ -192,7 +192,10 @@ def test_bad_configuration_exits_2_with_one_line(
         assert word in errors[0]
 
 
-def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_on_sigterm(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_cleanly(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
     config = tmp_path / "config.toml"
     config.write_text(CONFIG.format(state=tmp_path / "state"))
     address = str(tmp_path / "notify.sock")
@@ -211,7 +214,7 @@ def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_on_sigterm(tmp_p
             messages = [server.recv(4096).decode()]
             while "WATCHDOG=1" not in messages:
                 messages.append(server.recv(4096).decode())
-            process.send_signal(signal.SIGTERM)
+            process.send_signal(stop)
             assert process.wait(timeout=30) == 0
             while "STOPPING=1" not in messages:
                 messages.append(server.recv(4096).decode())
