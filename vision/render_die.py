@@ -106,7 +106,7 @@ def silhouette(pose: DiePose, look: DieLook, camera: Camera) -> FloatArray:
     """The convex outline (K×2 image points) of the rounded die."""
     r = look.corner * pose.side
     inner = cube_corners(pose, r)
-    ang = np.linspace(0, 2 * np.pi, 10, endpoint=False)
+    ang = np.linspace(0, 2 * np.pi, 8, endpoint=False)
     ring = np.stack([np.cos(ang), np.sin(ang), np.zeros_like(ang)], axis=1) * r
     # A sphere at each inner corner, sampled on horizontal and two vertical great circles.
     rings = np.concatenate([ring, ring[:, [0, 2, 1]], ring[:, [2, 0, 1]]])
@@ -192,7 +192,7 @@ def draw_die(
     cv2.fillConvexPoly(layer, poly, body, cv2.LINE_AA, shift)
     inset = look.corner * pose.side * 0.55
     screen_side = pose.side * camera.height / max(camera.height - pose.center[2], 1.0)
-    px = int(np.clip(round(screen_side * 2.0), 16, 320))
+    px = int(np.clip(round(screen_side * 1.6), 16, 256))
     for value, _cos in faces:
         quad3 = face_quad(pose, value, inset)
         quad = camera.project(quad3) - offset

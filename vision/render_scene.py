@@ -40,8 +40,8 @@ def background(
         fine = noise_bank(w, h, 1.0, rng)[..., 1]
         grain = np.float32(rng.uniform(0.015, 0.04))
         shade *= 1.0 + cv2.GaussianBlur(fine, (3, 3), 0.7) * grain
-    to_color = np.array([[float(c)] for c in color], np.float32)
-    img: FloatImage = np.asarray(cv2.transform(shade[..., None], to_color), np.float32)
+    img: FloatImage = np.asarray(cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR), np.float32)
+    cv2.multiply(img, tuple(float(c) for c in color) + (0.0,), dst=img)
     rims = _tray_rim(img, w, h, rng) if kind == "light" else []
     out: Frame = np.asarray(cv2.convertScaleAbs(img), np.uint8)
     return out, rims
@@ -170,7 +170,7 @@ def draw_shadows(
     mask = cv2.resize(mask, (rw, rh), interpolation=cv2.INTER_LINEAR)
     gain = 1.0 - np.minimum(mask, 1.0) * np.float32(strength)
     roi = frame[y0:y1, x0:x1]
-    gain3 = cv2.transform(gain[..., None], np.ones((3, 1), np.float32))
+    gain3 = cv2.cvtColor(gain, cv2.COLOR_GRAY2BGR)
     roi[:] = cv2.multiply(roi, gain3, dtype=cv2.CV_8U)
 
 
