@@ -41,7 +41,9 @@ def background(
         grain = np.float32(rng.uniform(0.015, 0.04))
         shade *= 1.0 + cv2.GaussianBlur(fine, (3, 3), 0.7) * grain
     img: FloatImage = np.asarray(cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR), np.float32)
-    cv2.multiply(img, tuple(float(c) for c in color) + (0.0,), dst=img)
+    scalar = (float(color[0]), float(color[1]), float(color[2]), 0.0)
+    # A per-channel scalar (OpenCV's Scalar): several times faster than numpy broadcasting here.
+    cv2.multiply(img, scalar, dst=img)  # type: ignore[call-overload]
     rims = _tray_rim(img, w, h, rng) if kind == "light" else []
     out: Frame = np.asarray(cv2.convertScaleAbs(img), np.uint8)
     return out, rims
