@@ -171,6 +171,18 @@ def _perpendicular(
     return np.array([ra * px + rb * py, rb * px + rc * py], dtype=np.float64)
 
 
+def _in_basis(
+    points: npt.NDArray[np.float64], a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64] | None:
+    """The coordinates (α, β) of each point p = α·a + β·b, or None when a and b are parallel."""
+    det = float(a[0] * b[1] - a[1] * b[0])
+    if abs(det) < 1e-6:
+        return None
+    alpha = (points[:, 0] * b[1] - points[:, 1] * b[0]) / det
+    beta = (points[:, 1] * a[0] - points[:, 0] * a[1]) / det
+    return np.column_stack([alpha, beta])
+
+
 def _fit(
     i: int,
     j: int,
@@ -194,9 +206,10 @@ def _fit(
     other = _perpendicular(diagonal, shape)
     # Faces with four corners (4, 5, 6) fix the other diagonal themselves, which also fits dice
     # whose six is laid out on a rectangle rather than a square.
-    basis = np.column_stack([diagonal, other])
     relative = centres[kin] - centre
-    coords = np.linalg.solve(basis, relative.T).T
+    coords = _in_basis(relative, diagonal, other)
+    if coords is None:
+        return None
     tol = params.grid_tolerance
     corner = (np.abs(coords[:, 0]) <= 0.45) & (np.abs(np.abs(coords[:, 1]) - 1.0) <= 0.35)
     for k in np.flatnonzero(corner):
@@ -211,10 +224,9 @@ def _fit(
             break
     u = 0.5 * (diagonal + other)
     v = 0.5 * (diagonal - other)
-    grid = np.column_stack([u, v])
-    if abs(float(np.linalg.det(grid))) < 1e-6:
+    q = _in_basis(relative, u, v)
+    if q is None:
         return None
-    q = np.linalg.solve(grid, relative.T).T
     inside = np.max(np.abs(q), axis=1) <= params.foreign_extent
     if not inside.any():
         return None

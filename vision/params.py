@@ -23,7 +23,7 @@ class ReaderParams:
     pyramid_levels: int = 3
     threshold_offset: float = 7.0
     min_pip_area: int = 5
-    split_min_diameter: float = 8.0
+    split_min_diameter: float = 16.0
     max_pip_area_fraction: float = 0.004
     min_fill: float = 0.5
     max_fill: float = 0.95

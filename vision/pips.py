@@ -153,7 +153,9 @@ def _split(
     the round parts. ``contour`` was found ``scale`` times smaller; the split is done on the
     full-resolution ``gray``, where small pips are still whole."""
     x, y, w, h = cv2.boundingRect(contour)
-    if max(w, h) > 2 * params.block_size or max(w, h) < 5:
+    if max(w, h) > 2 * params.block_size or min(w, h) < 4:
+        return []
+    if cv2.contourArea(contour) < 2 * params.min_pip_area / (scale * scale):
         return []
     outline = np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
     x, y, w, h = cv2.boundingRect(outline)
@@ -183,16 +185,28 @@ def _split(
 
 
 def find_pips(
-    frame: Frame, gray: npt.NDArray[np.uint8], params: ReaderParams, debug: Debug | None = None
+    frame: Frame,
+    gray: npt.NDArray[np.uint8],
+    params: ReaderParams,
+    debug: Debug | None = None,
+    *,
+    smooth: Frame | None = None,
+    smooth_gray: npt.NDArray[np.float32] | None = None,
 ) -> tuple[Pip, ...]:
-    """Every pip candidate in the frame, the strongest first, without duplicates across scales."""
-    smooth = np.asarray(cv2.GaussianBlur(frame, (5, 5), 0), dtype=np.uint8)
-    smooth_gray = to_gray(smooth).astype(np.float32)
+    """Every pip candidate in the frame, the strongest first, without duplicates across scales.
+
+    ``smooth`` and ``smooth_gray`` are the frame lightly blurred, in colour and grey (made here
+    when not given).
+    """
+    if smooth is None:
+        smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
+    if smooth_gray is None:
+        smooth_gray = to_gray(smooth).astype(np.float32)
     integral = cv2.integral(gray)
     height, width = gray.shape
     blobs: list[tuple[bool, _Blob]] = []
     # Sensor noise would make thousands of specks for the threshold; a light blur keeps pips.
-    level = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), dtype=np.uint8)
+    level = np.asarray(smooth_gray, dtype=np.uint8)
     scale = 1.0
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:
@@ -233,9 +247,10 @@ def find_pips(
         & (spread <= params.max_ring_spread)
     )
     candidates: list[Pip] = []
-    for k in np.flatnonzero(keep):
+    chosen = np.flatnonzero(keep)
+    colours = np.median(smooth[ys[chosen], xs[chosen]].astype(np.float32), axis=1)
+    for k, colour in zip(chosen, colours, strict=True):
         _, blob = blobs[k]
-        colour = np.median(smooth[ys[k], xs[k]].astype(np.float32), axis=0)
         size, elongation, shape = _measure(
             gray, blob[0], blob[1], blob[2], bool(is_dark[k]), 0.5 * (inner[k] + ring_level[k])
         )
@@ -280,19 +295,16 @@ def _measure(
     x0, x1 = max(0, int(x - reach)), min(width, int(x + reach) + 2)
     y0, y1 = max(0, int(y - reach)), min(height, int(y + reach) + 2)
     patch = gray[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]
     near = (xx - x) ** 2 + (yy - y) ** 2 <= reach * reach
     inside = (patch < middle) if is_dark else (patch > middle)
-    mask = inside & near
-    area = float(np.count_nonzero(mask))
+    mask = (inside & near).view(np.uint8)
+    m = cv2.moments(mask, binaryImage=True)
+    area = float(m["m00"])
     size = max(1.0, 2.0 * math.sqrt(area / math.pi))
     if area < 5:
         return size, 1.0, _ROUND
-    px = xx[mask].astype(np.float64)
-    py = yy[mask].astype(np.float64)
-    px -= px.mean()
-    py -= py.mean()
-    mu20, mu02, mu11 = float(px @ px) / area, float(py @ py) / area, float(px @ py) / area
+    mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
     # A pixel is a unit square, not a point: add its own second moment so tiny pips look round.
     mu20 += 1.0 / 12.0
     mu02 += 1.0 / 12.0

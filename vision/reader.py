@@ -33,9 +33,9 @@ def read(
     """
     frame = check_frame(frame)
     gray = to_gray(frame)
-    pips = find_pips(frame, gray, params, debug)
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
     smooth_gray = to_gray(smooth).astype(np.float32)
+    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_gray=smooth_gray)
     faces = find_faces(pips, smooth_gray, smooth.astype(np.float32), params)
     height, width = gray.shape
     dice = [
