@@ -166,7 +166,7 @@ def _split(
     if scale > 1:
         # Keep off the blurred outline of a coarse level: it may be tray, not die.
         size = 2 * round(scale) - 1
-        mask = cv2.erode(mask, np.ones((size, size), np.uint8))
+        mask = np.asarray(cv2.erode(mask, np.ones((size, size), np.uint8)), dtype=np.uint8)
     inside = patch[mask > 0]
     if inside.size < 10 or int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
         return []
