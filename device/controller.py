@@ -323,7 +323,9 @@ class Controller:
                 self._apply(PassTaken(name) if taken else PassDeclined(name))
         except DicekeeperError as exc:
             self._say(f"{name} (computer) could not decide: {exc}")
-        self._show(remark=remark)
+        still = self.state.current_player
+        # The remark belongs to this player's turn: none once the turn has passed on.
+        self._show(remark=remark if still is not None and still.name == name else "")
 
     def _strategy(self, name: str) -> Strategy:
         if name not in self._strategies:
