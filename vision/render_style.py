@@ -41,6 +41,9 @@ SCHEMES: dict[str, Scheme] = {
     "blue-yellow": Scheme((150, 80, 30), (40, 210, 235)),
     "teal-yellow": Scheme((120, 110, 30), (50, 215, 235), marble=(90, 160, 60)),
     "pearl-black": Scheme((205, 205, 200), (30, 30, 30), marble=(170, 185, 200)),
+    "wine": Scheme((50, 38, 125), (225, 225, 225), alpha=0.9),
+    "smoke-red": Scheme((52, 50, 56), (60, 60, 165), alpha=0.92),
+    "gold": Scheme((40, 115, 165), (30, 30, 30), marble=(95, 175, 215)),
 }
 """Every dice colour scheme the renderer knows, by name."""
 
@@ -184,7 +187,8 @@ PRESETS = ("phone-box", "webcam-desk")
 def style_like(preset: str, seed: int) -> TrayStyle:
     """A random style resembling one kind of real photo, a pure function of ``seed``:
 
-    "phone-box": a phone held over a cardboard dice box (walls and dark rim showing), many small
+    "phone-box": a phone held over a light tray or a cardboard dice box (walls and dark rim
+    showing), many small
     dice (24-37 px at 640 px) of all colours, some touching; "webcam-desk": a webcam close above a
     light wooden desk with cables and a laptop corner around, ivory or white dice of 40-60 px,
     seen a little from the side, soft and noisy.
@@ -200,7 +204,7 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             schemes=tuple(sorted(SCHEMES)),
             background="light",
             background_color=(grey, grey + 2, grey + 3),
-            walls=True,
+            walls=bool(rng.random() < 0.5),
             perspective=float(rng.uniform(0.8, 1.0)),
             touching=float(rng.uniform(0.2, 0.5)),
             clutter=float(rng.uniform(0.1, 0.5)),
