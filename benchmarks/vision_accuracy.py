@@ -56,7 +56,7 @@ def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> 
         total += score
         if show_failures and not score.throws_right:
             got = [v if v is not None else 0 for v in reading.values]
-            print(f"  {image}: read {sorted(got)} labelled {sorted(d.value for d in dice)}")
+            print(f"  {image}: read {sorted(got)} labelled {sorted(d.value or 0 for d in dice)}")
     return total
 
 
@@ -99,7 +99,9 @@ def main() -> int:
             print(
                 f"{folder.name}: images {score.images}, dice {score.labelled}, "
                 f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
-                f"throw accuracy {score.throw_accuracy:.4f}"
+                f"throw accuracy {score.throw_accuracy:.4f} "
+                f"(unread dice reported {score.unread}, precision of values read "
+                f"{score.value_precision:.4f})"
             )
     if args.synthetic > 0 and args.dataset in (None, "synthetic"):
         synthetic = evaluate_synthetic(args.synthetic, params)
@@ -109,7 +111,9 @@ def main() -> int:
             print(
                 f"synthetic ({args.synthetic} throws): dice {synthetic.labelled}, "
                 f"per-die accuracy {synthetic.recall:.4f}, precision {synthetic.precision:.4f}, "
-                f"throw accuracy {synthetic.throw_accuracy:.4f}"
+                f"throw accuracy {synthetic.throw_accuracy:.4f} "
+                f"(unread {synthetic.unread}, precision of values read "
+                f"{synthetic.value_precision:.4f})"
             )
     return 0
 

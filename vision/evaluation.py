@@ -14,13 +14,14 @@ from vision.types import Reading
 
 @dataclass(frozen=True, slots=True)
 class LabelledDie:
-    """One labelled die: its box (x_min, y_min, x_max, y_max) and its face value."""
+    """One labelled die: its box (x_min, y_min, x_max, y_max) and its face value (None: a die
+    that cannot be read, such as a cocked one in a synthetic tray)."""
 
     x_min: float
     y_min: float
     x_max: float
     y_max: float
-    value: int
+    value: int | None
 
     @property
     def center(self) -> tuple[float, float]:
@@ -31,13 +32,15 @@ class LabelledDie:
 @dataclass(frozen=True, slots=True)
 class Score:
     """Counts over one or more images: labelled dice, dice reported, dice found with the right
-    value, images, and images whose multiset of values read equals the labelled one."""
+    value, images, images whose multiset of values read equals the labelled one, and dice
+    reported as seen but unread (value None)."""
 
     labelled: int = 0
     reported: int = 0
     correct: int = 0
     images: int = 0
     throws_right: int = 0
+    unread: int = 0
 
     def __add__(self, other: Score) -> Score:
         return Score(
@@ -46,6 +49,7 @@ class Score:
             self.correct + other.correct,
             self.images + other.images,
             self.throws_right + other.throws_right,
+            self.unread + other.unread,
         )
 
     @property
@@ -57,6 +61,12 @@ class Score:
     def precision(self) -> float:
         """Right values / dice reported."""
         return self.correct / self.reported if self.reported else 1.0
+
+    @property
+    def value_precision(self) -> float:
+        """Right values / dice reported with a value (unread dice left out)."""
+        valued = self.reported - self.unread
+        return self.correct / valued if valued else 1.0
 
     @property
     def throw_accuracy(self) -> float:
@@ -87,5 +97,8 @@ def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
         if reading.dice[d_index].value == labels[l_index].value:
             correct += 1
     read_values = sorted((v if v is not None else 0) for v in reading.values)
-    throw_right = read_values == sorted(label.value for label in labels)
-    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right))
+    throw_right = read_values == sorted(
+        (v if v is not None else 0) for v in (x.value for x in labels)
+    )
+    unread = sum(1 for v in reading.values if v is None)
+    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right), unread)

@@ -45,21 +45,23 @@ _GRID = [(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)]
 @dataclass(frozen=True, slots=True)
 class Face:
     """A die face found from its pips: centre (x, y), the two grid steps ``u`` and ``v`` in pixels
-    (grid point (gx, gy) lies at centre + gx·u + gy·v), the indices of its pips, its value, the die
-    width in pixels, and a confidence in [0, 1]."""
+    (grid point (gx, gy) lies at centre + gx·u + gy·v), the indices of its pips, its value (None:
+    a die seen but not read), the die width in pixels, and a confidence in [0, 1]."""
 
     x: float
     y: float
     u: tuple[float, float]
     v: tuple[float, float]
     pips: tuple[int, ...]
-    value: int
+    value: int | None
     width: float
     confidence: float
 
 
-def _compatible(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[np.bool_]:
+def compatible_pips(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[np.bool_]:
     """Which pips could belong to the same die: same polarity, similar size and face colour."""
+    if not pips:
+        return np.zeros((0, 0), dtype=np.bool_)
     dark = np.array([p.is_dark for p in pips])
     size = np.array([p.diameter for p in pips])
     colour = np.array([p.face_colour for p in pips], dtype=np.float64)
@@ -83,7 +85,7 @@ def find_faces(
         return []
     centres = np.array([(p.x, p.y) for p in pips], dtype=np.float64)
     sizes = np.array([p.diameter for p in pips])
-    compatible = _compatible(pips, params)
+    compatible = compatible_pips(pips, params)
     proposals: list[tuple[int, float, Face]] = []
     count = len(pips)
     for i in range(count):

@@ -66,4 +66,12 @@ class ReaderParams:
     single_outline_colour: float = 30.0
     single_outline_rays: int = 6
     single_lopsided: float = 0.7
+    # Leftover pips that cluster like one die's (linked within this many pip diameters) are
+    # reported as an unread die, unless they lie near a die already read.
+    report_unread: bool = True
+    unread_link: float = 3.2
+    unread_margin: float = 3.0
+    unread_clearance: float = 1.3
+    unread_max_elongation: float = 1.35
+    unread_least_size: float = 0.6
     face_colour_tolerance: float = 55.0

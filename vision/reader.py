@@ -11,11 +11,12 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.faces import Face, find_faces
+from vision.faces import Face, compatible_pips, find_faces
 from vision.params import ReaderParams
 from vision.pips import find_pips, to_gray
 from vision.roi import is_inside
 from vision.types import Box, DieReading, Frame, Reading
+from vision.unread import unread_dice
 from vision.validate import check_frame
 
 Debug = Callable[[str, Frame], None]
@@ -37,6 +38,8 @@ def read(
     smooth_gray = to_gray(smooth).astype(np.float32)
     pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_gray=smooth_gray)
     faces = find_faces(pips, smooth_gray, smooth.astype(np.float32), params)
+    if params.report_unread:
+        faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
     height, width = gray.shape
     dice = [
         _die(face, width, height, params)

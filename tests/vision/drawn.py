@@ -40,6 +40,8 @@ class DrawnDie:
     value: int
     angle: float = 0.0
     scheme: str = "white"
+    layout: tuple[tuple[int, int], ...] | None = None
+    """Pip grid points to draw instead of the value's (a face no die has)."""
 
 
 def blank(
@@ -70,7 +72,7 @@ def draw_die(frame: Frame, die: DrawnDie) -> None:
     cv2.polylines(frame, [outline], True, edge, max(1, round(die.width * 0.04)), cv2.LINE_AA)
     spacing = die.width * 0.27
     radius = die.width * 0.09
-    for gx, gy in PIP_LAYOUT[die.value]:
+    for gx, gy in die.layout or PIP_LAYOUT[die.value]:
         at = centre + spacing * (gx * u + gy * v)
         shift = 4
         point = (round(at[0] * (1 << shift)), round(at[1] * (1 << shift)))

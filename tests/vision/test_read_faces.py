@@ -109,3 +109,13 @@ def test_the_debug_callback_receives_intermediate_images() -> None:
     frame = draw([DrawnDie(320, 240, 70, 3)])
     read(frame, debug=lambda name, image: seen.__setitem__(name, image.shape))
     assert seen and all(shape == frame.shape for shape in seen.values())
+
+
+def test_a_die_whose_pips_fit_no_face_is_seen_but_unread() -> None:
+    odd = DrawnDie(320, 240, 70, 3, 10.0, "white", layout=((-1, -1), (1, -1), (1, 1)))
+    reading = read(draw([odd, DrawnDie(480, 240, 70, 4, 0.0)]))
+    assert sorted(reading.values, key=str) == [4, None]
+    unread = next(d for d in reading.dice if d.value is None)
+    assert abs(unread.center[0] - 320) < 15 and abs(unread.center[1] - 240) < 15
+    assert not reading.is_complete
+    assert read(draw([odd]), ReaderParams(report_unread=False)).is_empty
