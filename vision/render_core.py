@@ -156,7 +156,7 @@ def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
     return DieLook(
         body=body,  # type: ignore[arg-type]
         pip=scheme.pip,
-        pip_radius=float(rng.uniform(0.075, 0.1)),
+        pip_radius=float(rng.uniform(0.075, 0.11)),
         pip_spread=float(rng.uniform(0.24, 0.29)),
         big_one=bool(rng.random() < 0.3),
         corner=style.corner,
@@ -164,6 +164,8 @@ def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
         alpha=scheme.alpha,
         marble=scheme.marble,
         marble_seed=int(rng.integers(1 << 30)),
+        swirl=scheme.swirl,
+        sheen=style.gloss * float(rng.uniform(0.0, 0.3)),
     )
 
 

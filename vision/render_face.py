@@ -40,6 +40,8 @@ class DieLook:
     alpha: float  # 1 opaque, < 1 translucent-ish
     marble: tuple[int, int, int] | None  # second colour of a marbled die
     marble_seed: int
+    swirl: float = 0.35  # how much of the second colour comes in broad clouds (not just veins)
+    sheen: float = 0.0  # brightness ramp across each face (glossy plastic mirrors the room)
 
 
 def face_texture(
@@ -58,6 +60,8 @@ def face_texture(
     tex[:] = look.body
     if look.marble is not None:
         _marble(tex, look, value)
+    if look.sheen > 0:
+        _sheen(tex, look, value)
     shift = 4
     scale = 1 << shift
     half = px / 2
@@ -118,11 +122,23 @@ def _marble(tex: Frame, look: DieLook, value: int) -> None:
 
     field = smooth(3) * 2.0 + smooth(6) * 0.8
     veins = np.abs(np.sin(field * np.float32(rng.uniform(4, 8)))) ** 6
-    cloud = smooth(4) * 0.35
+    cloud = np.clip((smooth(3) - 0.5) * 3.0 * look.swirl + look.swirl * 0.5, 0, 1)
     weight = np.clip(veins * 0.8 + cloud, 0, 1)[..., None]
     other = np.array(look.marble, np.float32)
     mixed = tex.astype(np.float32) * (1 - weight) + other * weight
     tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
+
+
+def _sheen(tex: Frame, look: DieLook, value: int) -> None:
+    """A brightness ramp across the face, its direction fixed per face of the die."""
+    px = tex.shape[0]
+    rng = np.random.default_rng(look.marble_seed * 13 + value)
+    angle = float(rng.uniform(0, 2 * np.pi))
+    ramp = np.linspace(-1.0, 1.0, px, dtype=np.float32)
+    plane = ramp[None, :] * np.float32(np.cos(angle)) + ramp[:, None] * np.float32(np.sin(angle))
+    gain = 1.0 + plane * np.float32(look.sheen)
+    out = tex.astype(np.float32) * gain[..., None]
+    tex[:] = np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _face_glare(tex: Frame, glare_uv: tuple[float, float], glare: float) -> None:

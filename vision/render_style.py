@@ -24,6 +24,7 @@ class Scheme:
     pip: tuple[int, int, int]
     alpha: float = 1.0
     marble: tuple[int, int, int] | None = None
+    swirl: float = 0.35
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -44,6 +45,8 @@ SCHEMES: dict[str, Scheme] = {
     "wine": Scheme((50, 38, 125), (225, 225, 225), alpha=0.9),
     "smoke-red": Scheme((52, 50, 56), (60, 60, 165), alpha=0.92),
     "gold": Scheme((40, 115, 165), (30, 30, 30), marble=(95, 175, 215)),
+    "swirl-red": Scheme((40, 35, 150), (60, 60, 190), marble=(30, 28, 32), swirl=0.8),
+    "swirl-blue": Scheme((150, 95, 30), (70, 60, 200), marble=(35, 30, 30), swirl=0.8),
 }
 """Every dice colour scheme the renderer knows, by name."""
 
@@ -181,6 +184,16 @@ def _white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
 
 
 PRESETS = ("phone-box", "webcam-desk")
+_DARK_AND_COLOURED = (
+    "black-red",
+    "blue-yellow",
+    "gold",
+    "smoke-red",
+    "swirl-blue",
+    "swirl-red",
+    "teal-yellow",
+    "wine",
+)
 """Names of the look-alike styles of ``style_like``."""
 
 
@@ -201,7 +214,8 @@ def style_like(preset: str, seed: int) -> TrayStyle:
         return replace(
             base,
             die_size=(side, min(side * 1.15, MAX_DIE_PX)),
-            schemes=tuple(sorted(SCHEMES)),
+            # Every scheme, dark and coloured-pip dice twice more (as in a gamer's dice bag).
+            schemes=tuple(sorted(SCHEMES)) + _DARK_AND_COLOURED * 2,
             background="light",
             background_color=(grey, grey + 2, grey + 3),
             walls=bool(rng.random() < 0.5),
