@@ -192,7 +192,8 @@ def draw_die(
     cv2.fillConvexPoly(layer, poly, body, cv2.LINE_AA, shift)
     inset = look.corner * pose.side * 0.55
     screen_side = pose.side * camera.height / max(camera.height - pose.center[2], 1.0)
-    px = int(np.clip(round(screen_side * 1.6), 16, 256))
+    # Texture size: 1.6× the die on screen, in steps of 4 px so that cached parts get reused.
+    px = int(np.clip(round(screen_side * 0.4) * 4, 16, 256))
     for value, _cos in faces:
         quad3 = face_quad(pose, value, inset)
         quad = camera.project(quad3) - offset

@@ -7,6 +7,7 @@ exactly as on real dice, drilled-pip shading, glare on glossy pips and faces.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -112,8 +113,16 @@ def _marble(tex: Frame, look: DieLook, value: int) -> None:
     a soft cloud of it elsewhere (as in pearl and marble dice)."""
     if look.marble is None:
         return
-    px = tex.shape[0]
-    rng = np.random.default_rng(look.marble_seed * 7 + value)
+    weight = _marble_weight(look.marble_seed * 7 + value, tex.shape[0], look.swirl)
+    other = np.array(look.marble, np.float32)
+    mixed = tex.astype(np.float32) * (1 - weight) + other * weight
+    tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=256)
+def _marble_weight(seed: int, px: int, swirl: float) -> npt.NDArray[np.float32]:
+    # Cached: the same face of the same die comes back frame after frame in a throw.
+    rng = np.random.default_rng(seed)
 
     def smooth(cells: int) -> npt.NDArray[np.float32]:
         grid = rng.random((cells, cells)).astype(np.float32)
@@ -122,23 +131,27 @@ def _marble(tex: Frame, look: DieLook, value: int) -> None:
 
     field = smooth(3) * 2.0 + smooth(6) * 0.8
     veins = np.abs(np.sin(field * np.float32(rng.uniform(4, 8)))) ** 6
-    cloud = np.clip((smooth(3) - 0.5) * 3.0 * look.swirl + look.swirl * 0.5, 0, 1)
-    weight = np.clip(veins * 0.8 + cloud, 0, 1)[..., None]
-    other = np.array(look.marble, np.float32)
-    mixed = tex.astype(np.float32) * (1 - weight) + other * weight
-    tex[:] = np.clip(mixed, 0, 255).astype(np.uint8)
+    cloud = np.clip((smooth(3) - 0.5) * 3.0 * swirl + swirl * 0.5, 0, 1)
+    weight = np.asarray(np.clip(veins * 0.8 + cloud, 0, 1)[..., None], np.float32)
+    weight.flags.writeable = False
+    return weight
 
 
 def _sheen(tex: Frame, look: DieLook, value: int) -> None:
     """A brightness ramp across the face, its direction fixed per face of the die."""
-    px = tex.shape[0]
-    rng = np.random.default_rng(look.marble_seed * 13 + value)
-    angle = float(rng.uniform(0, 2 * np.pi))
+    gain = _sheen_gain(look.marble_seed * 13 + value, tex.shape[0], look.sheen)
+    out = tex.astype(np.float32) * gain
+    tex[:] = np.clip(out, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=256)
+def _sheen_gain(seed: int, px: int, sheen: float) -> npt.NDArray[np.float32]:
+    angle = float(np.random.default_rng(seed).uniform(0, 2 * np.pi))
     ramp = np.linspace(-1.0, 1.0, px, dtype=np.float32)
     plane = ramp[None, :] * np.float32(np.cos(angle)) + ramp[:, None] * np.float32(np.sin(angle))
-    gain = 1.0 + plane * np.float32(look.sheen)
-    out = tex.astype(np.float32) * gain[..., None]
-    tex[:] = np.clip(out, 0, 255).astype(np.uint8)
+    gain = np.asarray((1.0 + plane * np.float32(sheen))[..., None], np.float32)
+    gain.flags.writeable = False
+    return gain
 
 
 def _face_glare(tex: Frame, glare_uv: tuple[float, float], glare: float) -> None:

@@ -85,21 +85,34 @@ def draw_hand(
     small = cv2.resize(mask, ((w + 7) // 8, (h + 7) // 8), interpolation=cv2.INTER_AREA)
     sx, sy = d * scale * 0.05 + np.array([scale * 0.15, scale * 0.12])
     small = np.roll(small, (int(sy / 8), int(sx / 8)), (0, 1))
-    small = cv2.GaussianBlur(small.astype(np.float32) / 255.0, (0, 0), max(scale * 0.12 / 8, 0.5))
-    shadow = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    f = frame.astype(np.float32) * (1.0 - shadow[..., None] * 0.45)
+    sigma = max(scale * 0.12 / 8, 0.5)
+    small_f = cv2.GaussianBlur(small.astype(np.float32) / 255.0, (0, 0), sigma)
+    # Work only where the hand or its shadow is.
+    rows, cols = np.nonzero((small_f > 0.004) | (small > 0))
+    if rows.size == 0 and not mask.any():
+        return mask
+    y0, y1 = max(int(rows.min()) * 8 - 8, 0), min(int(rows.max()) * 8 + 16, h)
+    x0, x1 = max(int(cols.min()) * 8 - 8, 0), min(int(cols.max()) * 8 + 16, w)
+    ys_m, xs_m = np.nonzero(mask)
+    if ys_m.size:
+        y0, y1 = min(y0, int(ys_m.min())), max(y1, int(ys_m.max()) + 1)
+        x0, x1 = min(x0, int(xs_m.min())), max(x1, int(xs_m.max()) + 1)
+    shadow = cv2.resize(small_f, (w, h), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    roi = frame[y0:y1, x0:x1]
+    f = roi.astype(np.float32) * (1.0 - shadow[..., None] * 0.45)
     # Skin: a rounded shading across the arm, blotchy at a low frequency.
-    xs = np.arange(w, dtype=np.float32)[None, :] - np.float32(a[0])
-    ys = np.arange(h, dtype=np.float32)[:, None] - np.float32(a[1])
+    xs = np.arange(x0, x1, dtype=np.float32)[None, :] - np.float32(a[0])
+    ys = np.arange(y0, y1, dtype=np.float32)[:, None] - np.float32(a[1])
     lateral = (xs * np.float32(p[0]) + ys * np.float32(p[1])) / np.float32(max(scale, 1.0))
     shade = np.clip(1.08 - 0.45 * lateral**2, 0.6, 1.1)
     seed = int(abs(anchor[0] * 7 + anchor[1] * 13)) % (2**31)
     blotch = np.random.default_rng(seed).random((6, 8)).astype(np.float32)
-    shade *= 1.0 + (cv2.resize(blotch, (w, h), interpolation=cv2.INTER_CUBIC) - 0.5) * 0.12
-    alpha = cv2.GaussianBlur(mask, (0, 0), 0.8).astype(np.float32)[..., None] / 255.0
+    blotches = cv2.resize(blotch, (w, h), interpolation=cv2.INTER_CUBIC)[y0:y1, x0:x1]
+    shade *= 1.0 + (blotches - 0.5) * 0.12
+    alpha = cv2.GaussianBlur(mask, (0, 0), 0.8)[y0:y1, x0:x1].astype(np.float32)[..., None] / 255.0
     skin_img = shade[..., None] * np.array(skin, np.float32)
     if gain is not None:
-        skin_img *= gain
+        skin_img *= gain[y0:y1, x0:x1]
     f = f * (1 - alpha) + skin_img * alpha
-    frame[:] = np.clip(f, 0, 255).astype(np.uint8)
+    roi[:] = np.clip(f, 0, 255).astype(np.uint8)
     return mask
