@@ -19,6 +19,9 @@ from vision.render_scene import background, draw_shadows, finish, lighting_gain
 from vision.render_style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
 from vision.types import Box, Frame
 
+_SKIN_TONES = ((160, 180, 230), (125, 150, 210), (95, 125, 180), (70, 95, 140), (45, 60, 95))
+"""Hand colours (BGR), light to dark."""
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedDie:
@@ -135,7 +138,8 @@ def build_scene(
         floor = box.floor_image
     obstacles = [[(float(x), float(y)) for x, y in poly] for poly in clutter.obstacles()]
     obstacles += rims
-    skin = (int(rng.integers(90, 150)), int(rng.integers(130, 175)), int(rng.integers(180, 235)))
+    tone = _SKIN_TONES[int(rng.integers(len(_SKIN_TONES)))]
+    skin = tuple(int(np.clip(c + rng.integers(-10, 11), 0, 255)) for c in tone)
     gain = lighting_gain(
         size, style.gradient, float(rng.uniform(-np.pi, np.pi)), style.vignette, style.tint
     )
@@ -145,7 +149,18 @@ def build_scene(
     looks = tuple(_look(name, style, rng) for name in schemes)
     rest = rest_poses(values, style, camera, size, area, rng, obstacles)
     return Scene(
-        size, style, camera, light, surface, gain, looks, schemes, rest, tuple(values), skin, floor
+        size,
+        style,
+        camera,
+        light,
+        surface,
+        gain,
+        looks,
+        schemes,
+        rest,
+        tuple(values),
+        skin,  # type: ignore[arg-type]
+        floor,
     )
 
 
