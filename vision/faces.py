@@ -6,19 +6,22 @@ them, grid spacing and rotation from their offset. A proposal stands when the pi
 its grid points in one of the six face patterns, no other pip of the kind lies inside the face, and
 the empty grid points look like bare face (not a missed pip, nor the seam of two touching dice).
 Proposals are taken greedily, most pips first, so touching dice are separated by their grids rather
-than by their outlines. Pips left over become ones when they are round and strong enough.
+than by their outlines. Pips left over become ones (`vision.ones`); of a top face and the side
+faces of the same die, only the top is kept (`vision.sides`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from vision.face import Face
+from vision.ones import find_ones
 from vision.params import ReaderParams
 from vision.pips import Pip
+from vision.sides import keep_top_faces
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -40,22 +43,6 @@ _add(6, (-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1))
 _add(6, (-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1))
 
 _GRID = [(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)]
-
-
-@dataclass(frozen=True, slots=True)
-class Face:
-    """A die face found from its pips: centre (x, y), the two grid steps ``u`` and ``v`` in pixels
-    (grid point (gx, gy) lies at centre + gx·u + gy·v), the indices of its pips, its value (None:
-    a die seen but not read), the die width in pixels, and a confidence in [0, 1]."""
-
-    x: float
-    y: float
-    u: tuple[float, float]
-    v: tuple[float, float]
-    pips: tuple[int, ...]
-    value: int | None
-    width: float
-    confidence: float
 
 
 def compatible_pips(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[np.bool_]:
@@ -112,47 +99,8 @@ def find_faces(
             continue
         used.update(face.pips)
         faces.append(face)
-    faces.extend(_ones(pips, used, centres, compatible, smooth_gray, smooth_colour, params))
-    return _top_faces(faces, pips, params)
-
-
-def _top_faces(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
-    """Of faces too close together to be on different dice, keep the top one: the face whose pips
-    are least elongated (the sides of a die are seen obliquely). A face beside a flatter one and
-    squashed toward it is the side of that die."""
-
-    def elongation(face: Face) -> float:
-        return sum(pips[k].elongation for k in face.pips) / len(face.pips)
-
-    kept: list[Face] = []
-    for face in sorted(faces, key=elongation):
-        squash = _squash_direction(face, pips)
-        is_side = False
-        for k in kept:
-            dx, dy = k.x - face.x, k.y - face.y
-            distance = math.hypot(dx, dy)
-            reach = max(face.width, k.width)
-            if distance < params.same_die_fraction * reach or (
-                distance < params.side_face_reach * reach
-                and elongation(face) - elongation(k) >= params.side_face_elongation
-                and abs(squash[0] * dx + squash[1] * dy) >= params.side_face_alignment * distance
-            ):
-                is_side = True
-            if is_side:
-                break
-        if not is_side:
-            kept.append(face)
-    return kept
-
-
-def _squash_direction(face: Face, pips: tuple[Pip, ...]) -> tuple[float, float]:
-    """The unit direction along which the face's pips are squashed (their outlines' minor axis)."""
-    xx = sum(pips[k].shape[0] for k in face.pips)
-    xy = sum(pips[k].shape[1] for k in face.pips)
-    yy = sum(pips[k].shape[2] for k in face.pips)
-    # Eigenvector of the smaller eigenvalue of [[xx, xy], [xy, yy]].
-    angle = 0.5 * math.atan2(2.0 * xy, xx - yy) + math.pi / 2.0
-    return (math.cos(angle), math.sin(angle))
+    faces.extend(find_ones(pips, used, centres, compatible, smooth_gray, smooth_colour, params))
+    return keep_top_faces(faces, pips, params)
 
 
 def _perpendicular(
@@ -328,99 +276,3 @@ def _colour_distance(
 ) -> float:
     """Euclidean distance between two BGR colours."""
     return math.sqrt(sum((float(c) - r) ** 2 for c, r in zip(colour, reference, strict=True)))
-
-
-def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderParams) -> bool:
-    """Whether the face around a lone pip is bare out to ``single_bare_radius`` pip diameters."""
-    radius = params.single_bare_radius * pip.diameter
-    angles = np.linspace(0.0, 2.0 * math.pi, 16, endpoint=False)
-    height, width = smooth_gray.shape
-    xs = np.clip(np.rint(pip.x + radius * np.cos(angles)), 0, width - 1).astype(np.intp)
-    ys = np.clip(np.rint(pip.y + radius * np.sin(angles)), 0, height - 1).astype(np.intp)
-    off = np.abs(smooth_gray[ys, xs] - pip.face_level) > params.single_bare_tolerance * pip.contrast
-    return int(np.count_nonzero(off)) <= params.single_bare_misses
-
-
-def _outlined(
-    pip: Pip,
-    smooth_gray: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
-    params: ReaderParams,
-) -> bool:
-    """Whether a lone pip sits in the middle of a die: walking out from it in most directions, the
-    face ends (grey level or colour changes) within the reach of a die face showing one, about as
-    far one way as the opposite way. A speck of dust on the tray has no such outline; a dot on a
-    key of a keyboard is off its key's centre."""
-    height, width = smooth_gray.shape
-    radii = np.linspace(1.2, params.single_outline_reach, 16) * pip.diameter
-    angles = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
-    xs = np.clip(np.rint(pip.x + radii[None, :] * np.cos(angles)[:, None]), 0, width - 1)
-    ys = np.clip(np.rint(pip.y + radii[None, :] * np.sin(angles)[:, None]), 0, height - 1)
-    xi, yi = xs.astype(np.intp), ys.astype(np.intp)
-    gray_off = (
-        np.abs(smooth_gray[yi, xi] - pip.face_level) > params.single_outline_step * pip.contrast
-    )
-    colour = smooth_colour[yi, xi] - np.array(pip.face_colour, dtype=np.float32)
-    colour_off = np.sqrt((colour**2).sum(axis=2)) > params.single_outline_colour
-    off = gray_off | colour_off
-    ends = off.any(axis=1)
-    if int(np.count_nonzero(ends)) < params.single_outline_rays:
-        return False
-    reach = np.where(ends, np.argmax(off, axis=1), len(radii)).astype(np.float64) + 1.0
-    opposite = np.roll(reach, 4)[:4]
-    lopsided = np.abs(reach[:4] - opposite) > params.single_lopsided * 0.5 * (reach[:4] + opposite)
-    return int(np.count_nonzero(lopsided)) <= 1
-
-
-def _ones(
-    pips: tuple[Pip, ...],
-    used: set[int],
-    centres: npt.NDArray[np.float64],
-    compatible: npt.NDArray[np.bool_],
-    smooth_gray: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
-    params: ReaderParams,
-) -> list[Face]:
-    """Faces showing one: strong round pips left alone after grouping, alone on a bare face that
-    lies wholly inside the frame."""
-    faces = []
-    height, width = smooth_gray.shape
-    for k, pip in enumerate(pips):
-        if k in used:
-            continue
-        if pip.circularity < params.single_min_circularity:
-            continue
-        if pip.contrast < params.single_min_contrast:
-            continue
-        if pip.elongation > params.single_max_elongation:
-            continue
-        near = np.hypot(*(centres - centres[k]).T) < 2.0 * pip.diameter
-        near[k] = False
-        alike = np.array([abs(p.elongation - pip.elongation) for p in pips])
-        if (near & compatible[k] & (alike <= params.max_elongation_spread)).any():
-            continue
-        inside = np.hypot(*(centres - centres[k]).T) < 0.5 * pip.diameter
-        inside[k] = False
-        if inside.any():
-            continue  # a whole die seen as one blob, not the pip of a one
-        half = 0.5 * params.die_width_per_single_pip * pip.diameter
-        if not (half <= pip.x < width - half and half <= pip.y < height - half):
-            continue
-        if not _bare_around(pip, smooth_gray, params):
-            continue
-        if not _outlined(pip, smooth_gray, smooth_colour, params):
-            continue
-        step = params.die_width_per_single_pip * pip.diameter / params.die_width_per_spacing
-        faces.append(
-            Face(
-                pip.x,
-                pip.y,
-                (step, 0.0),
-                (0.0, step),
-                (k,),
-                1,
-                params.die_width_per_single_pip * pip.diameter,
-                min(1.0, pip.contrast / 80.0 + 0.3) * pip.circularity,
-            )
-        )
-    return faces

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.faces import Face, compatible_pips, find_faces
+from vision.face import Face
+from vision.faces import compatible_pips, find_faces
 from vision.params import ReaderParams
 from vision.pips import find_pips, to_gray
 from vision.roi import is_inside

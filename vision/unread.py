@@ -13,7 +13,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from vision.faces import Face
+from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
 

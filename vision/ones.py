@@ -1,0 +1,112 @@
+"""Stage 2a: dice showing one, found among the pips left alone after grouping.
+
+A lone pip is a one only when it is round and strong, sits on bare face, lies wholly inside the
+frame, and is in the middle of a die outline: dust specks, printing and keyboard keys fail these.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.face import Face
+from vision.params import ReaderParams
+from vision.pips import Pip
+
+
+def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderParams) -> bool:
+    """Whether the face around a lone pip is bare out to ``single_bare_radius`` pip diameters."""
+    radius = params.single_bare_radius * pip.diameter
+    angles = np.linspace(0.0, 2.0 * math.pi, 16, endpoint=False)
+    height, width = smooth_gray.shape
+    xs = np.clip(np.rint(pip.x + radius * np.cos(angles)), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.rint(pip.y + radius * np.sin(angles)), 0, height - 1).astype(np.intp)
+    off = np.abs(smooth_gray[ys, xs] - pip.face_level) > params.single_bare_tolerance * pip.contrast
+    return int(np.count_nonzero(off)) <= params.single_bare_misses
+
+
+def _outlined(
+    pip: Pip,
+    smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
+    params: ReaderParams,
+) -> bool:
+    """Whether a lone pip sits in the middle of a die: walking out from it in most directions, the
+    face ends (grey level or colour changes) within the reach of a die face showing one, about as
+    far one way as the opposite way. A speck of dust on the tray has no such outline; a dot on a
+    key of a keyboard is off its key's centre."""
+    height, width = smooth_gray.shape
+    radii = np.linspace(1.2, params.single_outline_reach, 16) * pip.diameter
+    angles = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
+    xs = np.clip(np.rint(pip.x + radii[None, :] * np.cos(angles)[:, None]), 0, width - 1)
+    ys = np.clip(np.rint(pip.y + radii[None, :] * np.sin(angles)[:, None]), 0, height - 1)
+    xi, yi = xs.astype(np.intp), ys.astype(np.intp)
+    gray_off = (
+        np.abs(smooth_gray[yi, xi] - pip.face_level) > params.single_outline_step * pip.contrast
+    )
+    colour = smooth_colour[yi, xi] - np.array(pip.face_colour, dtype=np.float32)
+    colour_off = np.sqrt((colour**2).sum(axis=2)) > params.single_outline_colour
+    off = gray_off | colour_off
+    ends = off.any(axis=1)
+    if int(np.count_nonzero(ends)) < params.single_outline_rays:
+        return False
+    reach = np.where(ends, np.argmax(off, axis=1), len(radii)).astype(np.float64) + 1.0
+    opposite = np.roll(reach, 4)[:4]
+    lopsided = np.abs(reach[:4] - opposite) > params.single_lopsided * 0.5 * (reach[:4] + opposite)
+    return int(np.count_nonzero(lopsided)) <= 1
+
+
+def find_ones(
+    pips: tuple[Pip, ...],
+    used: set[int],
+    centres: npt.NDArray[np.float64],
+    compatible: npt.NDArray[np.bool_],
+    smooth_gray: npt.NDArray[np.float32],
+    smooth_colour: npt.NDArray[np.float32],
+    params: ReaderParams,
+) -> list[Face]:
+    """Faces showing one: strong round pips left alone after grouping, alone on a bare face that
+    lies wholly inside the frame."""
+    faces = []
+    height, width = smooth_gray.shape
+    for k, pip in enumerate(pips):
+        if k in used:
+            continue
+        if pip.circularity < params.single_min_circularity:
+            continue
+        if pip.contrast < params.single_min_contrast:
+            continue
+        if pip.elongation > params.single_max_elongation:
+            continue
+        near = np.hypot(*(centres - centres[k]).T) < 2.0 * pip.diameter
+        near[k] = False
+        alike = np.array([abs(p.elongation - pip.elongation) for p in pips])
+        if (near & compatible[k] & (alike <= params.max_elongation_spread)).any():
+            continue
+        inside = np.hypot(*(centres - centres[k]).T) < 0.5 * pip.diameter
+        inside[k] = False
+        if inside.any():
+            continue  # a whole die seen as one blob, not the pip of a one
+        half = 0.5 * params.die_width_per_single_pip * pip.diameter
+        if not (half <= pip.x < width - half and half <= pip.y < height - half):
+            continue
+        if not _bare_around(pip, smooth_gray, params):
+            continue
+        if not _outlined(pip, smooth_gray, smooth_colour, params):
+            continue
+        step = params.die_width_per_single_pip * pip.diameter / params.die_width_per_spacing
+        faces.append(
+            Face(
+                pip.x,
+                pip.y,
+                (step, 0.0),
+                (0.0, step),
+                (k,),
+                1,
+                params.die_width_per_single_pip * pip.diameter,
+                min(1.0, pip.contrast / 80.0 + 0.3) * pip.circularity,
+            )
+        )
+    return faces
