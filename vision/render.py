@@ -83,10 +83,10 @@ def render_edge_die(
     """Render one die showing ``value`` lying across the border of the frame, 50-80 % in view.
 
     Its ground-truth value is None: a die half out of view cannot be read honestly. (Box walls
-    are left out: this die lies at the edge of the picture, not of the tray.)
+    and lens distortion are left out: this die lies at the edge of the picture, not of the tray.)
     """
     style = style if style is not None else style_from_seed(seed, size=size)
-    scene = build_scene([value], seed=seed, size=size, style=replace(style, walls=False))
+    scene = build_scene([value], seed=seed, size=size, style=replace(style, walls=False, lens=0.0))
     rng = np.random.default_rng([seed, 9])
     pose = scene.rest[0]
     w, h = size

@@ -14,6 +14,7 @@ from vision.render_clutter import draw_clutter, make_clutter
 from vision.render_die import Camera, DiePose, cube_corners, draw_die, face_quad, top_value
 from vision.render_face import DieLook
 from vision.render_hand import draw_hand
+from vision.render_lens import distort_image, distort_points
 from vision.render_rest import rest_poses
 from vision.render_scene import background, draw_shadows, finish, lighting_gain
 from vision.render_style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
@@ -233,11 +234,15 @@ def draw_frames(
     mask = None
     if hand is not None:
         mask = draw_hand(frame, hand[0], hand[1], hand[2], scene.skin, scene.gain)
+    style = scene.style
+    lens = style.lens
     dice = tuple(
-        die_truth(st, hulls[i], scene.camera, scene.schemes[i], scene.size, mask)
+        die_truth(st, hulls[i], scene.camera, scene.schemes[i], scene.size, mask, lens)
         for i, st in enumerate(states)
     )
-    style = scene.style
+    frame = distort_image(frame, lens)
+    floor_points = distort_points(np.array(scene.floor, np.float64), scene.size, lens)
+    floor = tuple((float(x), float(y)) for x, y in floor_points)
     hand_visible = mask is not None and bool(mask.any())
     return [
         RenderedTray(
@@ -245,7 +250,7 @@ def draw_frames(
             dice,
             style,
             hand_visible=hand_visible,
-            floor=scene.floor,
+            floor=floor,
         )
         for rng in rngs
     ]
@@ -273,23 +278,30 @@ def die_truth(
     scheme: str,
     size: tuple[int, int],
     hand: np.ndarray | None,
+    lens: float = 0.0,
 ) -> RenderedDie:
-    """The ground truth of one drawn die (its top face, bounds, value, coverage)."""
+    """The ground truth of one drawn die (its top face, bounds, value, coverage), as the lens
+    with distortion ``lens`` shows it."""
     pose = state.pose
     up, cos = top_value(pose)
-    top_quad = camera.project(cube_face_corners(pose, up))
+    w, h = size
+    covered = False
+    if hand is not None:  # the hand mask is drawn before the lens: compare undistorted
+        x0 = int(np.clip(np.floor(hull[:, 0].min()), 0, w - 1))
+        y0 = int(np.clip(np.floor(hull[:, 1].min()), 0, h - 1))
+        x1 = int(np.clip(np.ceil(hull[:, 0].max()), x0 + 1, w))
+        y1 = int(np.clip(np.ceil(hull[:, 1].max()), y0 + 1, h))
+        covered = float(hand[y0:y1, x0:x1].mean()) / 255.0 > 0.25
+    top_quad = distort_points(camera.project(cube_face_corners(pose, up)), size, lens)
+    hull = distort_points(hull, size, lens)
     center = (float(top_quad[:, 0].mean()), float(top_quad[:, 1].mean()))
     edge = top_quad[1] - top_quad[0]
     angle = float(np.degrees(np.arctan2(edge[1], edge[0]))) % 90.0
     side = float(np.mean(np.linalg.norm(top_quad - np.roll(top_quad, 1, axis=0), axis=1)))
-    w, h = size
     x0 = int(np.clip(np.floor(hull[:, 0].min()), 0, w - 1))
     y0 = int(np.clip(np.floor(hull[:, 1].min()), 0, h - 1))
     x1 = int(np.clip(np.ceil(hull[:, 0].max()), x0 + 1, w))
     y1 = int(np.clip(np.ceil(hull[:, 1].max()), y0 + 1, h))
-    covered = False
-    if hand is not None:
-        covered = float(hand[y0:y1, x0:x1].mean()) / 255.0 > 0.25
     value = state.value if cos > 0.97 else None
     return RenderedDie(
         value=value,

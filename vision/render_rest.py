@@ -21,6 +21,7 @@ from vision.render_die import (
 )
 from vision.render_face import DieLook
 from vision.render_layout import Footprint, place_dice
+from vision.render_lens import distort_points
 from vision.render_style import InvalidRenderRequest, TrayStyle
 
 
@@ -98,7 +99,7 @@ def _pose(
 
 def _fits_frame(pose: DiePose, camera: Camera, style: TrayStyle, size: tuple[int, int]) -> bool:
     probe = DieLook((0, 0, 0), (0, 0, 0), 0.1, 0.25, False, style.corner, 0.0, 1.0, None, 0)
-    hull = silhouette(pose, probe, camera)
+    hull = distort_points(silhouette(pose, probe, camera), size, style.lens)
     w, h = size
     return bool(
         hull[:, 0].min() >= 1

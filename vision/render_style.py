@@ -77,7 +77,8 @@ class TrayStyle:
     as a fraction of the side; ``tint`` a per-channel (B, G, R) colour cast; ``jpeg_quality`` the
     JPEG compression applied (None: none); ``clutter`` 0-1 how many distractors (dust specks, a
     cable, an object reaching in from a corner) lie around; ``walls``: the tray is a box whose
-    walls and dark rim show around the floor, on a light table.
+    walls and dark rim show around the floor, on a light table; ``lens`` the barrel distortion of
+    the lens (0: none, 0.3: a cheap wide webcam).
     """
 
     die_size: tuple[float, float] = (45.0, 60.0)
@@ -99,6 +100,7 @@ class TrayStyle:
     jpeg_quality: int | None = None
     clutter: float = 0.3
     walls: bool = False
+    lens: float = 0.0
 
     def __post_init__(self) -> None:
         lo, hi = self.die_size
@@ -117,6 +119,8 @@ class TrayStyle:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidRenderRequest(f"{name} must lie in [0, 1], got {value!r}")
+        if not 0.0 <= self.lens <= 0.3:
+            raise InvalidRenderRequest(f"lens must lie in [0, 0.3], got {self.lens!r}")
         if not 0.0 <= self.corner <= 0.3:
             raise InvalidRenderRequest(f"corner must lie in [0, 0.3], got {self.corner!r}")
         if self.jpeg_quality is not None and not 10 <= self.jpeg_quality <= 100:
@@ -173,6 +177,7 @@ def style_from_seed(
         jpeg_quality=int(rng.integers(60, 96)) if rng.random() < 0.5 else None,
         clutter=float(rng.uniform(0.0, 1.0)),
         walls=bool(rng.random() < 0.3),
+        lens=float(rng.uniform(0.0, 0.12)) if rng.random() < 0.5 else 0.0,
     )
 
 
@@ -226,6 +231,7 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             blur=float(rng.uniform(0.4, 0.9)),
             jpeg_quality=int(rng.integers(70, 92)),
             shadow=float(rng.uniform(0.05, 0.3)),
+            lens=float(rng.uniform(0.0, 0.04)),
         )
     if preset == "webcam-desk":
         side = float(rng.uniform(40, 58))
@@ -246,5 +252,6 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             shadow=float(rng.uniform(0.15, 0.35)),
             gloss=float(rng.uniform(0.1, 0.5)),
             corner=float(rng.uniform(0.16, 0.25)),
+            lens=float(rng.uniform(0.04, 0.15)),
         )
     raise InvalidRenderRequest(f"unknown style preset {preset!r}; known: {PRESETS}")

@@ -238,6 +238,22 @@ def test_edge_die_is_partly_out_of_view_and_unreadable(seed: int) -> None:
     b = die.box
     assert b.x == 0 or b.y == 0 or b.x + b.w == 640 or b.y + b.h == 480
     assert 0 <= die.center[0] <= 640 and 0 <= die.center[1] <= 480
-    empty = render_empty_tray(seed=seed, style=dataclasses.replace(tray.style, walls=False))
+    empty = render_empty_tray(seed=seed, style=tray.style)
     patch = (slice(b.y, b.y + b.h), slice(b.x, b.x + b.w))
     assert np.abs(tray.frame[patch].astype(int) - empty.frame[patch]).mean() > 10
+
+
+def test_lens_distortion_moves_the_ground_truth_with_the_pixels() -> None:
+    plain = dataclasses.replace(CLEAN, schemes=("white",), die_size=(60.0, 60.0))
+    bent = dataclasses.replace(plain, lens=0.25)
+    straight = render_tray([1, 2, 3, 4, 5, 6], seed=4, style=plain)
+    tray = render_tray([1, 2, 3, 4, 5, 6], seed=4, style=bent)
+    colors = SCHEMES["white"]
+    assert [count_pips(tray, d, colors.pip, colors.body) for d in tray.dice] == [1, 2, 3, 4, 5, 6]
+    # Barrel distortion pushes everything but the centre outwards, within the frame.
+    middle = np.array([320, 240])
+    for a, b in zip(straight.dice, tray.dice, strict=True):
+        assert math.dist(b.center, middle) > math.dist(a.center, middle)
+        assert (
+            b.box.x >= 0 and b.box.y >= 0 and b.box.x + b.box.w <= 640 and b.box.y + b.box.h <= 480
+        )
