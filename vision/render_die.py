@@ -201,6 +201,8 @@ def draw_die(
             continue
         gu, gv, strength = _glare_dir(pose, value, light, camera)
         tex = face_texture(value, px, look, (gu, gv), strength * look.gloss)
+        if look.alpha < 1.0:
+            tex = _ghost_pips(tex, value, px, look)
         shade = shade_of[value]
         if abs(shade - 1.0) > 0.01:
             tex = np.asarray(cv2.convertScaleAbs(tex, alpha=shade), np.uint8)
@@ -214,6 +216,17 @@ def draw_die(
     lit = None if gain is None else gain[y0:y1, x0:x1]
     _composite(roi, layer, mask, look.alpha, motion, lit)
     return hull
+
+
+def _ghost_pips(tex: Frame, value: int, px: int, look: DieLook) -> Frame:
+    """A translucent die shows the pips of the opposite face faintly through its body."""
+    back = face_texture(7 - value, px, look, (0.0, 0.0), 0.0)[:, ::-1]
+    body = np.array(look.body, np.int16)
+    far = np.abs(back.astype(np.int16) - body).sum(axis=2) > 60
+    weight = cv2.GaussianBlur(far.astype(np.float32), (0, 0), max(px / 60, 0.6)) * 0.22
+    pip = np.array(look.pip, np.float32)
+    out = tex.astype(np.float32) * (1 - weight[..., None]) + pip * weight[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _composite(
