@@ -226,7 +226,8 @@ def _ghost_pips(tex: Frame, value: int, px: int, look: DieLook) -> Frame:
     weight = cv2.GaussianBlur(far.astype(np.float32), (0, 0), max(px / 60, 0.6)) * 0.22
     pip = np.array(look.pip, np.float32)
     out = tex.astype(np.float32) * (1 - weight[..., None]) + pip * weight[..., None]
-    return np.clip(out, 0, 255).astype(np.uint8)
+    ghosted: Frame = np.clip(out, 0, 255).astype(np.uint8)
+    return ghosted
 
 
 def _composite(
