@@ -43,11 +43,11 @@ class ReaderParams:
     side_face_alignment: float = 0.6
     max_size_ratio: float = 1.55
     max_face_colour_distance: float = 75.0
-    min_spacing: float = 0.85
+    min_spacing: float = 0.7
     max_spacing: float = 3.4
     grid_tolerance: float = 0.32
     foreign_extent: float = 1.5
-    empty_point_tolerance: float = 0.3
+    empty_point_tolerance: float = 0.45
     # Past an empty corner of the grid (in grid steps from the centre) lies face too.
     corner_extent: float = 1.25
     corner_tolerance: float = 0.4
