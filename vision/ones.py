@@ -49,12 +49,16 @@ def _outlined(
     colour = smooth_colour[yi, xi] - np.array(pip.face_colour, dtype=np.float32)
     colour_off = np.sqrt((colour**2).sum(axis=2)) > params.single_outline_colour
     off = gray_off | colour_off
-    ends = off.any(axis=1)
+    # The face ends where the change lasts (three samples running), not at a fleck of a marbled
+    # face.
+    lasting = off[:, :-2] & off[:, 1:-1] & off[:, 2:]
+    ends = lasting.any(axis=1)
     if int(np.count_nonzero(ends)) < params.single_outline_rays:
         return False
-    reach = np.where(ends, np.argmax(off, axis=1), len(radii)).astype(np.float64) + 1.0
+    reach = np.where(ends, np.argmax(lasting, axis=1), len(radii)).astype(np.float64) + 1.0
     opposite = np.roll(reach, 4)[:4]
-    lopsided = np.abs(reach[:4] - opposite) > params.single_lopsided * 0.5 * (reach[:4] + opposite)
+    allowed = params.single_lopsided * 0.5 * (reach[:4] + opposite) + 1.0
+    lopsided = np.abs(reach[:4] - opposite) > allowed
     return int(np.count_nonzero(lopsided)) <= 1
 
 
