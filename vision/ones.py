@@ -12,8 +12,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.face import Face
+from vision.outline import face_ends
 from vision.params import ReaderParams
 from vision.pips import Pip
+
+_ANGLES = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
+_RAYS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
 
 
 def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderParams) -> bool:
@@ -37,25 +41,22 @@ def _outlined(
     face ends (grey level or colour changes) within the reach of a die face showing one, about as
     far one way as the opposite way. A speck of dust on the tray has no such outline; a dot on a
     key of a keyboard is off its key's centre."""
-    height, width = smooth_gray.shape
     radii = np.linspace(1.2, params.single_outline_reach, 16) * pip.diameter
-    angles = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
-    xs = np.clip(np.rint(pip.x + radii[None, :] * np.cos(angles)[:, None]), 0, width - 1)
-    ys = np.clip(np.rint(pip.y + radii[None, :] * np.sin(angles)[:, None]), 0, height - 1)
-    xi, yi = xs.astype(np.intp), ys.astype(np.intp)
-    gray_off = (
-        np.abs(smooth_gray[yi, xi] - pip.face_level) > params.single_outline_step * pip.contrast
+    reach = face_ends(
+        pip.x,
+        pip.y,
+        _RAYS,
+        radii,
+        pip.face_level,
+        pip.face_colour,
+        params.single_outline_step * pip.contrast,
+        params.single_outline_colour,
+        smooth_gray,
+        smooth_colour,
     )
-    colour = smooth_colour[yi, xi] - np.array(pip.face_colour, dtype=np.float32)
-    colour_off = np.sqrt((colour**2).sum(axis=2)) > params.single_outline_colour
-    off = gray_off | colour_off
-    # The face ends where the change lasts (three samples running), not at a fleck of a marbled
-    # face.
-    lasting = off[:, :-2] & off[:, 1:-1] & off[:, 2:]
-    ends = lasting.any(axis=1)
-    if int(np.count_nonzero(ends)) < params.single_outline_rays:
+    if int(np.count_nonzero(reach < len(radii))) < params.single_outline_rays:
         return False
-    reach = np.where(ends, np.argmax(lasting, axis=1), len(radii)).astype(np.float64) + 1.0
+    reach += 1.0
     opposite = np.roll(reach, 4)[:4]
     allowed = params.single_lopsided * 0.5 * (reach[:4] + opposite) + 1.0
     lopsided = np.abs(reach[:4] - opposite) > allowed
