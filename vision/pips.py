@@ -111,10 +111,11 @@ def _level_blobs(
     gray: npt.NDArray[np.uint8],
     scale: float,
     full: npt.NDArray[np.uint8],
+    colour: Frame,
     params: ReaderParams,
 ) -> tuple[list[_Blob], list[_Blob]]:
     """Dark and light pip-like blobs of one pyramid level (``gray`` is ``scale`` times smaller than
-    the full-resolution ``full``, where blobs that are not pips alone are split)."""
+    the full-resolution ``full`` and ``colour``, where blobs that are not pips alone are split)."""
     block = params.block_size | 1
     mean = cv2.boxFilter(gray, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
     offset = round(params.threshold_offset)
@@ -133,30 +134,35 @@ def _level_blobs(
             if links[3] >= 0 or len(contour) < 4 or len(contour) > 4 * block:
                 continue  # far too long an outline for a pip
             blob = _blob_of(contour, scale, params)
+            split = False
             if blob is None:
-                if len(contour) >= 6:
-                    out.extend(_split(full, contour, binary is dark, scale, params))
+                split = len(contour) >= 6
             elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
-                if blob[2] >= params.split_min_diameter * scale:
-                    # Perhaps a whole die, darker (or lighter) than the tray, pips and all.
-                    out.extend(_split(full, contour, binary is dark, scale, params))
+                # Perhaps a whole die, darker (or lighter) than the tray, pips and all.
+                split = blob[2] >= params.split_min_diameter * scale
+            if split:
+                darker, lighter = _split(full, colour, contour, scale, params)
+                found[0].extend(darker)
+                found[1].extend(lighter)
     return found
 
 
 def _split(
-    gray: npt.NDArray[np.uint8], contour: MatLike, is_dark: bool, scale: float, params: ReaderParams
-) -> list[_Blob]:
+    gray: npt.NDArray[np.uint8], colour: Frame, contour: MatLike, scale: float, params: ReaderParams
+) -> tuple[list[_Blob], list[_Blob]]:
     """Pips that the threshold ran together with each other (close pips of a small die) or with
     their die (a dark die on a light tray is darker than its surroundings, pips and all): threshold
     the blob's own pixels again, half way between its darker and lighter parts (Otsu), and keep
-    the round parts. ``contour`` was found ``scale`` times smaller; the split is done on the
-    full-resolution ``gray``, where small pips are still whole."""
+    the round parts, darker and lighter ones. The threshold is taken on whichever of grey, blue,
+    green and red varies most inside the blob, so red pips on a black die part too. ``contour``
+    was found ``scale`` times smaller; the split is done at full resolution, where small pips are
+    still whole."""
     x, y, w, h = cv2.boundingRect(contour)
     if max(w, h) > 2 * params.block_size or min(w, h) < 4:
-        return []
+        return [], []
     if cv2.contourArea(contour) < 2 * params.min_pip_area / (scale * scale):
-        return []
+        return [], []
     outline = np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
     x, y, w, h = cv2.boundingRect(outline)
     x0, y0 = max(0, x - 2), max(0, y - 2)
@@ -167,21 +173,33 @@ def _split(
         # Keep off the blurred outline of a coarse level: it may be tray, not die.
         size = 2 * round(scale) - 1
         mask = np.asarray(cv2.erode(mask, np.ones((size, size), np.uint8)), dtype=np.uint8)
-    inside = patch[mask > 0]
-    if inside.size < 10 or int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
-        return []
+    inside_mask = mask > 0
+    if np.count_nonzero(inside_mask) < 10:
+        return [], []
+    channels = [patch, *cv2.split(np.ascontiguousarray(colour[y0 : y + h + 2, x0 : x + w + 2]))]
+    spreads = [float(c[inside_mask].std()) for c in channels]
+    channel = channels[int(np.argmax(spreads))]
+    inside = channel[inside_mask]
+    if int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
+        return [], []
     level, _ = cv2.threshold(inside.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    parts = (patch <= level) if is_dark else (patch > level)
-    binary = np.where(parts & (mask > 0), 255, 0).astype(np.uint8)
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    found = []
-    for part in contours:
-        if len(part) < 4:
-            continue
-        blob = _blob_of(part + np.array([x0, y0], dtype=part.dtype), 1.0, params)
-        if blob is not None:
-            found.append(blob)
-    return found
+    low = (channel <= level) & inside_mask
+    high = (channel > level) & inside_mask
+    # Which side is darker is told by the grey levels, whatever channel parted them.
+    low_is_darker = float(patch[low].mean()) <= float(patch[high].mean()) if high.any() else True
+    darker: list[_Blob] = []
+    lighter: list[_Blob] = []
+    for parts, is_low in ((low, True), (high, False)):
+        binary = np.where(parts, 255, 0).astype(np.uint8)
+        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out = darker if is_low == low_is_darker else lighter
+        for part in contours:
+            if len(part) < 4:
+                continue
+            blob = _blob_of(part + np.array([x0, y0], dtype=part.dtype), 1.0, params)
+            if blob is not None:
+                out.append(blob)
+    return darker, lighter
 
 
 def find_pips(
@@ -211,7 +229,7 @@ def find_pips(
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:
             break
-        dark, light = _level_blobs(level, scale, gray, params)
+        dark, light = _level_blobs(level, scale, gray, smooth, params)
         blobs.extend((True, b) for b in dark)
         blobs.extend((False, b) for b in light)
         level = np.asarray(cv2.pyrDown(level), dtype=np.uint8)
