@@ -176,9 +176,12 @@ def _split(
     inside_mask = mask > 0
     if np.count_nonzero(inside_mask) < 10:
         return [], []
-    channels = [patch, *cv2.split(np.ascontiguousarray(colour[y0 : y + h + 2, x0 : x + w + 2]))]
-    spreads = [float(c[inside_mask].std()) for c in channels]
-    channel = channels[int(np.argmax(spreads))]
+    colour_patch = np.ascontiguousarray(colour[y0 : y + h + 2, x0 : x + w + 2])
+    _, gray_spread = cv2.meanStdDev(patch, mask=mask)
+    _, colour_spread = cv2.meanStdDev(colour_patch, mask=mask)
+    spreads = [float(gray_spread[0, 0]), *(float(s) for s in colour_spread[:, 0])]
+    best = int(np.argmax(spreads))
+    channel = patch if best == 0 else np.ascontiguousarray(colour_patch[:, :, best - 1])
     inside = channel[inside_mask]
     if int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
         return [], []
