@@ -11,6 +11,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.annotate import annotate
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.params import ReaderParams
@@ -31,7 +32,8 @@ def read(
     """Read every die in ``frame`` (an H×W×3 BGR uint8 image).
 
     Raises `vision.errors.InvalidFrame` for something that is not such an image. ``debug``, when
-    given, receives intermediate images by stage name.
+    given, receives intermediate images by stage name: "pips" (the pip candidates circled) and
+    "dice" (the dice read, boxed with their values).
     """
     frame = check_frame(frame)
     gray = to_gray(frame)
@@ -48,7 +50,10 @@ def read(
         if is_inside((face.x, face.y), params.roi)
     ]
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
-    return Reading(tuple(dice))
+    reading = Reading(tuple(dice))
+    if debug is not None:
+        debug("dice", annotate(frame, reading))
+    return reading
 
 
 def _die(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:

@@ -108,7 +108,8 @@ def test_the_debug_callback_receives_intermediate_images() -> None:
     seen: dict[str, tuple[int, ...]] = {}
     frame = draw([DrawnDie(320, 240, 70, 3)])
     read(frame, debug=lambda name, image: seen.__setitem__(name, image.shape))
-    assert seen and all(shape == frame.shape for shape in seen.values())
+    assert set(seen) == {"pips", "dice"}
+    assert all(shape == frame.shape for shape in seen.values())
 
 
 def test_a_die_whose_pips_fit_no_face_is_seen_but_unread() -> None:
