@@ -291,10 +291,13 @@ class Controller:
         self._show(tray=values, rolling=False, bust=bust, selected=0, remark="")
         if bust:
             lost = before.turn.total
-            self._say(f"{name} busts with {Throw(values)}" + (f": {lost} lost" if lost else ""))
+            self._tell(
+                f"{name} busts with {' '.join(map(str, values))}"
+                + (f": {lost} lost" if lost else "")
+            )
             if self.session.is_over:
                 winners = " and ".join(p.name for p in self.state.winners)
-                self._say(f"{name} busts. {winners} won! ROLL starts a new game")
+                self._tell(f"{name} busts. {winners} won! ROLL starts a new game")
         return True
 
     def _computer_decides(self, name: str, now: float) -> None:
@@ -374,11 +377,11 @@ class Controller:
             if item.strategy is not None:
                 computers[item.name] = item.strategy
             if self._apply(PlayerAdded(item.name), computers=computers):
-                self._say(f"{item.name} joined")
+                self._tell(f"{item.name} joined")
         elif item.action is Action.REMOVE:
             computers = {k: v for k, v in self.session.computers.items() if k != item.name}
             if self._apply(PlayerRemoved(item.name), computers=computers):
-                self._say(f"{item.name} left")
+                self._tell(f"{item.name} left")
         elif item.action is Action.RULES:
             self._new_game(rules_for(item.name, self.settings.target), seats)
         elif item.action is Action.NEW_GAME:
@@ -389,7 +392,7 @@ class Controller:
             self.hints = not self.hints
         elif item.action is Action.SHUT_DOWN:
             self.is_shut_down = self.wants_power_off = True
-            self._say("shutting down")
+            self._tell("shutting down")
 
     def _new_game(self, rules: Rules, seats: Sequence[Seat]) -> None:
         try:
@@ -399,7 +402,7 @@ class Controller:
             return
         self._reset_turn()
         self._show(tray=())
-        self._say(f"new game of {rules.name}")
+        self._tell(f"new game of {rules.name}")
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -429,9 +432,9 @@ class Controller:
         self._reset_turn()
         if self.session.is_over:
             winners = " and ".join(p.name for p in self.state.winners)
-            self._say(f"{winners} won! ROLL starts a new game")
+            self._tell(f"{winners} won! ROLL starts a new game")
         else:
-            self._say(last_turn_text(self.state) if self.state.last_turn != before else "")
+            self._tell(last_turn_text(self.state) if self.state.last_turn != before else "")
         return True
 
     def _reset_turn(self) -> None:
@@ -447,7 +450,12 @@ class Controller:
             self._say(str(exc))
 
     def _say(self, message: str) -> None:
-        self.overlay = replace(self.overlay, message=message)
+        """Show ``message`` as a problem: a refusal, an error, something to put right."""
+        self.overlay = replace(self.overlay, message=message, alert=bool(message))
+
+    def _tell(self, message: str) -> None:
+        """Show ``message`` as news: what happened, nothing to put right."""
+        self.overlay = replace(self.overlay, message=message, alert=False)
 
     def _show(self, **changes: object) -> None:
         self.overlay = replace(self.overlay, **changes)  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ class Overlay:
     selected: int = 0
     prompt: str = ""
     message: str = ""
+    alert: bool = False
     remark: str = ""
     hint: str = ""
     menu: tuple[str, ...] = ()
@@ -63,6 +64,7 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         selected=overlay.selected if 0 <= overlay.selected < len(options) else 0,
         prompt=overlay.prompt,
         message=overlay.message,
+        alert=overlay.alert,
         remark=overlay.remark,
         winner=winner,
         hint=overlay.hint,

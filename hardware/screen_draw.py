@@ -18,6 +18,7 @@ IVORY: Color = (250, 247, 238)
 PIP: Color = (30, 30, 36)
 GOLD: Color = (255, 196, 40)
 ALERT: Color = (196, 48, 48)
+NOTICE: Color = (28, 92, 70)
 PLAYER_COLORS: tuple[Color, ...] = (
     (255, 140, 60),
     (90, 170, 255),

@@ -22,6 +22,7 @@ from hardware.screen_draw import (
     GOLD,
     INK,
     MUTED,
+    NOTICE,
     PIP,
     die_image,
     font,
@@ -246,7 +247,7 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
     if view.message:
         lines = wrap(view.message, round(25 * s), left.width - round(20 * s))[:2]
         bar = pygame.Rect(left.left, y, left.width, round((10 + 24 * len(lines)) * s))
-        pygame.draw.rect(surface, ALERT, bar, border_radius=round(8 * s))
+        pygame.draw.rect(surface, ALERT if view.alert else NOTICE, bar, border_radius=round(8 * s))
         for number, line in enumerate(lines):
             at = (bar.left + round(10 * s), bar.top + round((5 + 24 * number) * s))
             text(surface, line, round(25 * s), INK, at=at, width=bar.width - round(20 * s))

@@ -57,7 +57,7 @@ def render_text(view: TableView) -> str:
         speaker = view.current_player.name if view.current_player else "computer"
         lines.append(f'{speaker}: "{view.remark}"')
     if view.message:
-        lines.append(f"! {view.message}")
+        lines.append(f"! {view.message}" if view.alert else f"* {view.message}")
     if view.hint:
         lines.append(f"hint: {view.hint}")
     if view.prompt:

@@ -68,10 +68,11 @@ class TableView:
     ``options`` are the legal keeps, best first, with ``selected`` the highlighted one.
     ``current`` and ``winner`` are indexes into ``players`` (or None).
     ``prompt`` says what to do now ("ROLL: throw 6 dice"), ``message`` is an error or a notice
-    ("expected 3 dice, I see 4"), ``remark`` a computer player's line of personality, ``hint`` an
-    optional piece of advice (e.g. a strategy's suggestion). ``target`` is the winning score (0 when
-    unknown), drawn as a line on the chart. ``menu`` and ``menu_selected`` describe the open menu.
-    ``frame`` counts redraws, so an animation (shaking dice) moves even when nothing else changes.
+    ("expected 3 dice, I see 4"; "Ann banks 350") and ``alert`` whether it reports a problem;
+    ``remark`` is a computer player's line of personality, ``hint`` an optional piece of advice
+    (e.g. a strategy's suggestion). ``target`` is the winning score (0 when unknown), drawn as a
+    line on the chart. ``menu`` and ``menu_selected`` describe the open menu. ``frame`` counts
+    redraws, so an animation (shaking dice) moves even when nothing else changes.
     """
 
     title: str = "dicekeeper"
@@ -86,6 +87,7 @@ class TableView:
     selected: int = 0
     prompt: str = ""
     message: str = ""
+    alert: bool = False
     remark: str = ""
     winner: int | None = None
     hint: str = ""

@@ -32,6 +32,7 @@ def test_wrong_number_of_dice_is_refused_with_a_message(tmp_path: Path) -> None:
         before = (rig.table.controller.state, stored_events(rig))
         view = rig.until(lambda v: "I see" in v.message)
         assert view.message == "expected 3 dice, I see 4 — take the kept dice out of the tray"
+        assert view.alert
         assert (rig.table.controller.state, stored_events(rig)) == before
         view = rig.until(is_waiting)  # the next throw has three dice
         assert view.dice == (5, 2, 3)
@@ -57,6 +58,14 @@ def test_an_unreadable_die_is_thrown_again(tmp_path: Path) -> None:
         assert stored_events(rig) == tuple(stored_events(rig)[:2])  # only the two players
         view = rig.until(is_waiting)
         assert view.dice == (1, 1, 1, 2, 2) and view.turn_total == 1000
+
+
+def test_news_is_not_shown_as_a_problem(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 2, 3]]))
+    with rig.table:
+        rig.until(is_waiting)
+        view = rig.press(Button.STOP)  # banks 1000: news, not a problem
+        assert "1000" in view.message and not view.alert
 
 
 def test_presses_out_of_turn_change_nothing(tmp_path: Path) -> None:

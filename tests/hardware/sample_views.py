@@ -60,6 +60,7 @@ def bust() -> TableView:
         dice=(2, 3, 4, 6),
         turn_total=450,
         message="expected 3 dice, I see 4: take the kept dice out of the tray",
+        alert=True,
         prompt="press ROLL: next player",
         target=5000,
     )

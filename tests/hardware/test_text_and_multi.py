@@ -67,3 +67,9 @@ def test_open_displays_closes_what_it_opened_when_one_fails() -> None:
         open_displays(["memory", "hologram"])
     with open_displays(["memory", ("terminal", {"stream": io.StringIO()})]) as multi:
         assert len(multi.displays) == 2
+
+
+def test_terminal_marks_alerts_but_not_news() -> None:
+    news = dataclasses.replace(sample_views.mid_turn(), message="Ann banks 350", alert=False)
+    assert "* Ann banks 350" in render_text(news)
+    assert "! Ann banks 350" in render_text(dataclasses.replace(news, alert=True))
