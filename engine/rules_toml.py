@@ -1,4 +1,4 @@
-"""Rule sets from TOML: `parse_rules(text)` and `load_rules(path)`, validating every key.
+"""Rule sets from TOML text: `parse_rules(text)`, validating every key (device/ reads the files).
 
 A file may start from a registered rule set (``base = "farkle"``) and override what differs::
 
@@ -28,7 +28,6 @@ from __future__ import annotations
 import dataclasses
 import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import TypeVar
 
 from engine.errors import InvalidRules
@@ -52,15 +51,6 @@ _COMBINATION = ("name", "dice", "points")
 
 E = TypeVar("E", KeepRule, EntryRule, EndRule)
 T = TypeVar("T")
-
-
-def load_rules(path: str | Path) -> Rules:
-    """Read a rule set from a TOML file (the one place the engine reads a file)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidRules(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
-    return parse_rules(text, origin=str(path))
 
 
 def parse_rules(text: str, *, origin: str = "<rules>") -> Rules:

@@ -11,10 +11,10 @@ import argparse
 import json
 from collections.abc import Iterable
 
+from device.rules_file import load_rules
 from engine.dice import Throw
 from engine.errors import InvalidThrow
 from engine.rules import Rules, find_rules
-from engine.rules_toml import load_rules
 from engine.scoring import Scoring, score_throw
 
 

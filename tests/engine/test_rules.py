@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,7 @@ from engine.rules import (
     find_rules,
     register_rules,
 )
-from engine.rules_toml import load_rules, parse_rules
+from engine.rules_toml import parse_rules
 from engine.scoring import score_throw
 
 # name, dice, entry rule, threshold, keep rule, target, end rule, passing (the issue's table)
@@ -110,10 +109,8 @@ points = 900
 """
 
 
-def test_toml_variant_from_a_base(tmp_path: Path) -> None:
-    path = tmp_path / "house.toml"
-    path.write_text(THREE_PAIRS_VARIANT, encoding="utf-8")
-    rules = load_rules(path)
+def test_toml_variant_from_a_base() -> None:
+    rules = parse_rules(THREE_PAIRS_VARIANT)
     assert (rules.name, rules.dice, rules.target, rules.entry_threshold) == (
         "farkle-bonus", 6, 5000, 500
     )  # fmt: skip
@@ -146,11 +143,6 @@ def test_toml_standalone_with_eleven_faces() -> None:
 def test_toml_errors_name_key_value_and_what_is_allowed(text: str, message: str) -> None:
     with pytest.raises((InvalidRules, UnknownRules), match=message):
         parse_rules(text)
-
-
-def test_missing_rules_file_is_a_rules_error(tmp_path: Path) -> None:
-    with pytest.raises(InvalidRules, match=r"nope\.toml"):
-        load_rules(tmp_path / "nope.toml")
 
 
 @dataclasses.dataclass(frozen=True)
