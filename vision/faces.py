@@ -100,7 +100,21 @@ def find_faces(
         used.update(face.pips)
         faces.append(face)
     faces.extend(find_ones(pips, used, centres, compatible, smooth_gray, smooth_colour, params))
-    return keep_top_faces(faces, pips, params)
+    return _alike_in_size(keep_top_faces(faces, pips, params), pips, params)
+
+
+def _alike_in_size(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
+    """Drop faces whose pips are far smaller than those of the other dice read: the dice in a tray
+    are seen at about the same size, so these are dots on a keyboard or printing, not a die."""
+    sizes = sorted(
+        sum(pips[k].diameter for k in face.pips) / len(face.pips)
+        for face in faces
+        if len(face.pips) >= 2
+    )
+    if len(sizes) < params.size_reference_faces:
+        return faces
+    least = params.least_relative_pip_size * sizes[len(sizes) // 2]
+    return [f for f in faces if sum(pips[k].diameter for k in f.pips) / len(f.pips) >= least]
 
 
 def _perpendicular(

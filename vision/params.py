@@ -38,6 +38,10 @@ class ReaderParams:
     max_elongation_spread: float = 0.28
     elongation_noise: float = 1.0
     same_die_fraction: float = 0.8
+    # With at least this many faces of two pips or more read, faces whose pips are smaller than
+    # this fraction of their median size are not dice.
+    size_reference_faces: int = 3
+    least_relative_pip_size: float = 0.55
     side_face_reach: float = 1.3
     side_face_elongation: float = 0.12
     side_face_alignment: float = 0.6
