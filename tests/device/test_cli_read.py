@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from device.cli import main
@@ -80,8 +81,9 @@ def test_annotate_writes_each_image_with_its_dice_drawn(
     assert written == ["six.annotated.png", "three_five.annotated.png"]
     original = cv2.imread(str(second))
     annotated = cv2.imread(str(out / "six.annotated.png"))
+    assert original is not None and annotated is not None
     assert annotated.shape == original.shape
-    assert (annotated != original).any()
+    assert bool(np.any(annotated != original))
 
 
 def test_a_tiny_image_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,8 +28,10 @@ def labelled(folder: Path) -> dict[str, list[LabelledDie]]:
     dice: dict[str, list[LabelledDie]] = defaultdict(list)
     with (folder / "labels.csv").open(newline="") as handle:
         for row in csv.DictReader(handle):
-            box = (float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
-            dice[row["image"]].append(LabelledDie(*box, value=int(row["value"])))
+            x_min, y_min, x_max, y_max = (
+                float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max")
+            )
+            dice[row["image"]].append(LabelledDie(x_min, y_min, x_max, y_max, int(row["value"])))
     return dice
 
 
