@@ -22,8 +22,9 @@ from engine.strategy_expert import Expert
 TableSource = Callable[[Rules], OptimalTable | None]
 
 # Targets (in units of 50 points) the engine solves by itself in memory when asked for a table:
-# a few seconds of pure Python. Larger tables are the device's job (solved once, cached on disk).
-MEMORY_SOLVE_UNITS = 30
+# up to ~10 s of pure Python on a desktop. Larger tables are the device's job (solved once and
+# cached on disk by device.tables.DiskTables, which the caller passes as `tables`).
+MEMORY_SOLVE_UNITS = 20
 
 _MEMORY: dict[Rules, OptimalTable] = {}
 
