@@ -50,12 +50,14 @@ def compatible_pips(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[
     if not pips:
         return np.zeros((0, 0), dtype=np.bool_)
     dark = np.array([p.is_dark for p in pips])
+    plane = np.array([p.plane for p in pips])
     size = np.array([p.diameter for p in pips])
     colour = np.array([p.face_colour for p in pips], dtype=np.float64)
     ratio = np.maximum(size[:, None], size[None, :]) / np.minimum(size[:, None], size[None, :])
     colour_distance = np.linalg.norm(colour[:, None, :] - colour[None, :, :], axis=2)
     return np.asarray(
         (dark[:, None] == dark[None, :])
+        & (plane[:, None] == plane[None, :])
         & (ratio <= params.max_size_ratio)
         & (colour_distance <= params.max_face_colour_distance)
     )
@@ -63,7 +65,7 @@ def compatible_pips(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[
 
 def find_faces(
     pips: tuple[Pip, ...],
-    smooth_gray: npt.NDArray[np.float32],
+    smooth_planes: npt.NDArray[np.float32],
     smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> list[Face]:
@@ -84,7 +86,8 @@ def find_faces(
             pip_size = 0.5 * (sizes[i] + sizes[j])
             if not params.min_spacing * pip_size <= spacing <= params.max_spacing * pip_size:
                 continue
-            face = _fit(i, j, centres, pips, compatible, smooth_gray, smooth_colour, params)
+            plane = smooth_planes[:, :, pips[i].plane]
+            face = _fit(i, j, centres, pips, compatible, plane, smooth_colour, params)
             if face is not None:
                 proposals.append((len(face.pips), -face.confidence, face))
     proposals.sort(key=lambda item: (-item[0], item[1]))
@@ -99,7 +102,7 @@ def find_faces(
             continue
         used.update(face.pips)
         faces.append(face)
-    faces.extend(find_ones(pips, used, centres, compatible, smooth_gray, smooth_colour, params))
+    faces.extend(find_ones(pips, used, centres, compatible, smooth_planes, smooth_colour, params))
     return _alike_in_size(keep_top_faces(faces, pips, params), pips, params)
 
 

@@ -68,14 +68,14 @@ def find_ones(
     used: set[int],
     centres: npt.NDArray[np.float64],
     compatible: npt.NDArray[np.bool_],
-    smooth_gray: npt.NDArray[np.float32],
+    smooth_planes: npt.NDArray[np.float32],
     smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> list[Face]:
     """Faces showing one: strong round pips left alone after grouping, alone on a bare face that
     lies wholly inside the frame."""
     faces = []
-    height, width = smooth_gray.shape
+    height, width = smooth_planes.shape[:2]
     for k, pip in enumerate(pips):
         if k in used:
             continue
@@ -97,6 +97,7 @@ def find_ones(
         half = 0.5 * params.die_width_per_single_pip * pip.diameter
         if not (half <= pip.x < width - half and half <= pip.y < height - half):
             continue
+        smooth_gray = smooth_planes[:, :, pip.plane]
         if not _bare_around(pip, smooth_gray, params):
             continue
         if not _outlined(pip, smooth_gray, smooth_colour, params):

@@ -20,10 +20,12 @@ class ReaderParams:
     # Pip candidates: adaptive threshold (block, offset) on each level of an image pyramid, both
     # polarities; each level down finds pips twice as large.
     block_size: int = 21
+    planes: int = 2
     pyramid_levels: int = 3
     threshold_offset: float = 7.0
     min_pip_area: int = 5
     split_min_diameter: float = 16.0
+    split_min_side: int = 6
     max_pip_area_fraction: float = 0.004
     min_fill: float = 0.5
     max_fill: float = 0.95

@@ -39,7 +39,8 @@ _ROUND: Shape = (1.0, 0.0, 1.0)
 class Pip:
     """One pip candidate: centre (x, y), diameter in pixels, whether it is darker than its face,
     its contrast against the face (grey levels), roundness in [0, 1], elongation (>= 1), outline
-    shape (tells how the face is tilted), and the colour (B, G, R) and grey level of the face.
+    shape (tells how the face is tilted), the colour (B, G, R) and level of the face, and the
+    plane it was found in (0: grey, 1: red channel; levels and contrast are in that plane).
     """
 
     x: float
@@ -52,6 +53,7 @@ class Pip:
     shape: Shape
     face_colour: tuple[float, float, float]
     face_level: float
+    plane: int = 0
 
 
 def to_gray(frame: Frame) -> npt.NDArray[np.uint8]:
@@ -159,7 +161,7 @@ def _split(
     was found ``scale`` times smaller; the split is done at full resolution, where small pips are
     still whole."""
     x, y, w, h = cv2.boundingRect(contour)
-    if max(w, h) > 2 * params.block_size or min(w, h) < 4:
+    if max(w, h) > 2 * params.block_size or min(w, h) < params.split_min_side:
         return [], []
     if cv2.contourArea(contour) < 2 * params.min_pip_area / (scale * scale):
         return [], []
@@ -212,37 +214,73 @@ def find_pips(
     debug: Debug | None = None,
     *,
     smooth: Frame | None = None,
-    smooth_gray: npt.NDArray[np.float32] | None = None,
+    smooth_planes: npt.NDArray[np.float32] | None = None,
 ) -> tuple[Pip, ...]:
     """Every pip candidate in the frame, the strongest first, without duplicates across scales.
 
-    ``smooth`` and ``smooth_gray`` are the frame lightly blurred, in colour and grey (made here
-    when not given).
+    Pips are looked for in grey levels and then, where none was found, in the red channel (red,
+    yellow or white pips on blue, green or black dice can have the grey level of their face).
+    ``smooth`` is the frame lightly blurred and ``smooth_planes`` its planes (see `planes_of`);
+    both are made here when not given.
     """
     if smooth is None:
         smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
-    if smooth_gray is None:
-        smooth_gray = to_gray(smooth).astype(np.float32)
-    integral = cv2.integral(gray)
-    height, width = gray.shape
+    if smooth_planes is None:
+        smooth_planes = planes_of(smooth)
+    raw_planes = (gray, np.ascontiguousarray(frame[:, :, 2]))
+    candidates: list[Pip] = []
+    for plane in range(min(params.planes, len(raw_planes))):
+        found = _candidates(raw_planes[plane], smooth_planes[:, :, plane], smooth, plane, params)
+        found.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
+        candidates.extend(found)
+    kept: list[Pip] = []
+    for pip in candidates:  # grey first: a pip found there is not looked at again
+        if all(
+            math.hypot(pip.x - k.x, pip.y - k.y) > 0.6 * max(pip.diameter, k.diameter)
+            or max(pip.diameter, k.diameter) > 2.0 * min(pip.diameter, k.diameter)
+            for k in kept
+        ):
+            kept.append(pip)
+    kept = _drop_faces_seen_as_pips(kept)
+    kept.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
+    if debug is not None:
+        debug("pips", draw_pips(frame, kept))
+    return tuple(kept)
+
+
+def planes_of(smooth: Frame) -> npt.NDArray[np.float32]:
+    """The planes pips are looked for in, stacked H×W×2: grey level and red channel."""
+    return np.dstack([to_gray(smooth), smooth[:, :, 2]]).astype(np.float32)
+
+
+def _candidates(
+    raw: npt.NDArray[np.uint8],
+    smooth_plane: npt.NDArray[np.float32],
+    smooth: Frame,
+    plane: int,
+    params: ReaderParams,
+) -> list[Pip]:
+    """Pip candidates in one plane (``raw``, and ``smooth_plane`` lightly blurred)."""
+    integral = cv2.integral(raw)
+    height, width = raw.shape
     blobs: list[tuple[bool, _Blob]] = []
     # Sensor noise would make thousands of specks for the threshold; a light blur keeps pips.
-    level = np.asarray(smooth_gray, dtype=np.uint8)
+    level = np.asarray(smooth_plane, dtype=np.uint8)
     scale = 1.0
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:
             break
-        dark, light = _level_blobs(level, scale, gray, smooth, params)
+        dark, light = _level_blobs(level, scale, raw, smooth, params)
         blobs.extend((True, b) for b in dark)
         blobs.extend((False, b) for b in light)
         level = np.asarray(cv2.pyrDown(level), dtype=np.uint8)
         scale *= 2.0
     if not blobs:
-        return ()
+        return []
     table = np.array([b[:3] for _, b in blobs], dtype=np.float64)
     is_dark = np.array([d for d, _ in blobs])
     cx, cy, diameter = table[:, 0], table[:, 1], table[:, 2]
-    # Inner level: mean grey over the central square of the pip, from the integral image.
+    # Inner level: mean over the central square of the pip, from the integral image.
     half = np.maximum(0.25 * diameter, 0.5)
     x0 = np.clip(np.rint(cx - half), 0, width - 1).astype(np.intp)
     x1 = np.clip(np.rint(cx + half) + 1, 1, width).astype(np.intp)
@@ -256,7 +294,7 @@ def find_pips(
     radius = (_RING_RADIUS * diameter / 2.0 + 1.0)[:, None]
     xs = np.clip(np.rint(cx[:, None] + radius * _COS), 0, width - 1).astype(np.intp)
     ys = np.clip(np.rint(cy[:, None] + radius * _SIN), 0, height - 1).astype(np.intp)
-    ring = smooth_gray[ys, xs]
+    ring = smooth_plane[ys, xs]
     ring_level = np.median(ring, axis=1)
     contrast = np.where(is_dark, ring_level - inner, inner - ring_level)
     q25, q75 = np.percentile(ring, [25.0, 75.0], axis=1)
@@ -273,7 +311,7 @@ def find_pips(
     for k, colour in zip(chosen, colours, strict=True):
         _, blob = blobs[k]
         size, elongation, shape = _measure(
-            gray, blob[0], blob[1], blob[2], bool(is_dark[k]), 0.5 * (inner[k] + ring_level[k])
+            raw, blob[0], blob[1], blob[2], bool(is_dark[k]), 0.5 * (inner[k] + ring_level[k])
         )
         if elongation > params.max_aspect:
             continue
@@ -289,21 +327,10 @@ def find_pips(
                 shape,
                 (float(colour[0]), float(colour[1]), float(colour[2])),
                 float(ring_level[k]),
+                plane,
             )
         )
-    candidates.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
-    kept: list[Pip] = []
-    for pip in candidates:
-        if all(
-            math.hypot(pip.x - k.x, pip.y - k.y) > 0.6 * max(pip.diameter, k.diameter)
-            or max(pip.diameter, k.diameter) > 2.0 * min(pip.diameter, k.diameter)
-            for k in kept
-        ):
-            kept.append(pip)
-    kept = _drop_faces_seen_as_pips(kept)
-    if debug is not None:
-        debug("pips", draw_pips(frame, kept))
-    return tuple(kept)
+    return candidates
 
 
 def _measure(

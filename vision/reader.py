@@ -15,7 +15,7 @@ from vision.annotate import annotate
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.params import ReaderParams
-from vision.pips import find_pips, to_gray
+from vision.pips import find_pips, planes_of, to_gray
 from vision.roi import is_inside
 from vision.types import Box, DieReading, Frame, Reading
 from vision.unread import unread_dice
@@ -38,9 +38,9 @@ def read(
     frame = check_frame(frame)
     gray = to_gray(frame)
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
-    smooth_gray = to_gray(smooth).astype(np.float32)
-    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_gray=smooth_gray)
-    faces = find_faces(pips, smooth_gray, smooth.astype(np.float32), params)
+    smooth_planes = planes_of(smooth)
+    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes)
+    faces = find_faces(pips, smooth_planes, smooth.astype(np.float32), params)
     if params.report_unread:
         faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
     height, width = gray.shape
