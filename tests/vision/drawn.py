@@ -26,6 +26,8 @@ SCHEMES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     "green": ((60, 160, 40), (60, 230, 250)),
     "blue": ((170, 60, 20), (250, 250, 250)),
     "ivory": ((200, 235, 245), (30, 30, 120)),
+    # Red pips with about the grey level of the blue face: only colour tells them apart.
+    "blue-red": ((170, 60, 20), (30, 30, 160)),
 }
 """Face colour and pip colour (BGR) of each colour scheme."""
 

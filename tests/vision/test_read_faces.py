@@ -120,3 +120,9 @@ def test_a_die_whose_pips_fit_no_face_is_seen_but_unread() -> None:
     assert abs(unread.center[0] - 320) < 15 and abs(unread.center[1] - 240) < 15
     assert not reading.is_complete
     assert read(draw([odd]), ReaderParams(report_unread=False)).is_empty
+
+
+def test_pips_with_the_grey_level_of_their_face_are_found_by_colour() -> None:
+    frame = draw([DrawnDie(320, 240, 70, 5, 15.0, "blue-red")])
+    assert read(frame).values == (5,)
+    assert read(frame, ReaderParams(planes=1)).values != (5,)
