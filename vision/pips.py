@@ -230,7 +230,9 @@ def find_pips(
     raw_planes = (gray, np.ascontiguousarray(frame[:, :, 2]))
     candidates: list[Pip] = []
     for plane in range(min(params.planes, len(raw_planes))):
-        found = _candidates(raw_planes[plane], smooth_planes[:, :, plane], smooth, plane, params)
+        found = _candidates(
+            raw_planes[plane], smooth_planes[:, :, plane], smooth, plane, params, candidates
+        )
         found.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
         candidates.extend(found)
     kept: list[Pip] = []
@@ -253,14 +255,52 @@ def planes_of(smooth: Frame) -> npt.NDArray[np.float32]:
     return np.dstack([to_gray(smooth), smooth[:, :, 2]]).astype(np.float32)
 
 
+def _distinct(
+    chosen: npt.NDArray[np.intp],
+    cx: npt.NDArray[np.float64],
+    cy: npt.NDArray[np.float64],
+    diameter: npt.NDArray[np.float64],
+    contrast: npt.NDArray[np.float64],
+    blobs: list[tuple[bool, _Blob]],
+    taken: list[Pip],
+) -> npt.NDArray[np.intp]:
+    """Of the chosen blobs, the strongest of each group found at the same place (by several
+    pyramid levels, or already found in another plane), before the costlier measures."""
+    if chosen.size == 0:
+        return chosen
+    score = contrast[chosen] * np.array([blobs[k][1][3] for k in chosen])
+    order = chosen[np.argsort(-score)]
+    kept_x = [p.x for p in taken]
+    kept_y = [p.y for p in taken]
+    kept_d = [p.diameter for p in taken]
+    result = []
+    for k in order:
+        if kept_x:
+            dx = np.asarray(kept_x) - cx[k]
+            dy = np.asarray(kept_y) - cy[k]
+            reach = 0.6 * np.maximum(np.asarray(kept_d), diameter[k])
+            alike = np.maximum(np.asarray(kept_d), diameter[k]) <= 2.0 * np.minimum(
+                np.asarray(kept_d), diameter[k]
+            )
+            if bool(((dx * dx + dy * dy <= reach * reach) & alike).any()):
+                continue
+        result.append(k)
+        kept_x.append(float(cx[k]))
+        kept_y.append(float(cy[k]))
+        kept_d.append(float(diameter[k]))
+    return np.array(result, dtype=np.intp)
+
+
 def _candidates(
     raw: npt.NDArray[np.uint8],
     smooth_plane: npt.NDArray[np.float32],
     smooth: Frame,
     plane: int,
     params: ReaderParams,
+    taken: list[Pip],
 ) -> list[Pip]:
-    """Pip candidates in one plane (``raw``, and ``smooth_plane`` lightly blurred)."""
+    """Pip candidates in one plane (``raw``, and ``smooth_plane`` lightly blurred), leaving out
+    those already ``taken`` in an earlier plane."""
     integral = cv2.integral(raw)
     height, width = raw.shape
     blobs: list[tuple[bool, _Blob]] = []
@@ -306,7 +346,7 @@ def _candidates(
         & (spread <= params.max_ring_spread)
     )
     candidates: list[Pip] = []
-    chosen = np.flatnonzero(keep)
+    chosen = _distinct(np.flatnonzero(keep), cx, cy, diameter, contrast, blobs, taken)
     colours = np.median(smooth[ys[chosen], xs[chosen]].astype(np.float32), axis=1)
     for k, colour in zip(chosen, colours, strict=True):
         _, blob = blobs[k]
