@@ -1,93 +1,69 @@
-"""Computer players at the table: a strategy found by its spec, with a simple built-in fallback.
+"""Computer players at the table: strategies found by spec, `optimal` reading its tables from disk.
 
-Strategies come from `engine.strategy.find_strategy` (``"expert"``, ``"optimal"``,
-``"greedy:0.3"``, a personality name). When that module is not installed the built-in `SimpleBanker`
-plays instead: it keeps the best option and banks at 300 or more, or with two dice or fewer left.
+Solving an optimal table takes minutes (longer than systemd's watchdog allows a stalled loop), so
+the table never solves one while people wait: `optimal` uses a table cached on disk by
+``dicekeeper strategy --rules NAME --solve`` and otherwise plays ``expert+race``, saying so once
+in the log.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import cast
+import logging
 
+from device.tables import DiskTables
 from engine.errors import DicekeeperError
-from engine.scoring import Keep
-from engine.strategy_core import Situation, SituationStrategy, Strategy
+from engine.rules import Rules
+from engine.solver_optimal import OptimalTable
+from engine.strategy import find_strategy
+from engine.strategy_core import Strategy
+from engine.strategy_greedy import PERSONALITIES
 
-__all__ = [
-    "SimpleBanker",
-    "UnknownComputer",
-    "display_name",
-    "find_computer",
-    "personalities",
-]
+__all__ = ["CachedTables", "UnknownComputer", "display_name", "find_computer", "personalities"]
+
+log = logging.getLogger(__name__)
 
 
 class UnknownComputer(DicekeeperError, ValueError):
     """A computer player spec that names no strategy."""
 
 
-class SimpleBanker(SituationStrategy):
-    """Keeps the best option; banks at ``bank_at`` points or more, or with ``few`` dice or fewer.
+class CachedTables:
+    """A table source that only reads solved tables (memory, then disk) and never solves."""
 
-    Takes passed dice when three or more are offered.
-    """
+    def __init__(self, disk: DiskTables | None = None) -> None:
+        self.disk = disk if disk is not None else DiskTables(limit_units=0)
+        self._missing: set[Rules] = set()
 
-    def __init__(self, name: str = "simple", *, bank_at: int = 300, few: int = 2) -> None:
-        self.name = name
-        self.bank_at = bank_at
-        self.few = few
-
-    def keep_for(self, situation: Situation) -> Keep:
-        """The best legal keep."""
-        return situation.options[0]
-
-    def roll_for(self, situation: Situation) -> bool:
-        """Roll while under ``bank_at`` with more than ``few`` dice left."""
-        return situation.turn_total < self.bank_at and situation.dice_left > self.few
-
-    def pass_for(self, situation: Situation) -> bool:
-        """Take the passed dice when three or more are offered."""
-        return situation.passed is not None and situation.passed[1] >= 3
-
-    def remark_for(self, situation: Situation) -> str:
-        """A plain line: what it does."""
-        return "I bank at 300, or with two dice or fewer"
+    def __call__(self, rules: Rules) -> OptimalTable | None:
+        """The cached table of ``rules``, or None (logged once per rule set)."""
+        table = self.disk(rules)
+        if table is None and rules not in self._missing:
+            self._missing.add(rules)
+            log.warning(
+                "no optimal table for %s to %d in %s: optimal plays expert+race; "
+                "solve it once with `dicekeeper strategy --rules %s --solve`",
+                rules.name,
+                rules.target,
+                self.disk.directory,
+                rules.name,
+            )
+        return table
 
 
-def find_computer(spec: str) -> Strategy:
-    """The strategy ``spec`` names (engine.strategy), or `SimpleBanker` if that module is missing.
+_TABLES = CachedTables()
 
-    Raises `UnknownComputer` naming the spec when the strategy module rejects it.
-    """
+
+def find_computer(spec: str, *, tables: CachedTables | None = None) -> Strategy:
+    """The strategy ``spec`` names; `UnknownComputer` naming the spec when there is none."""
     try:
-        module = importlib.import_module("engine.strategy")
-    except ModuleNotFoundError as exc:
-        if exc.name != "engine.strategy":
-            raise
-        return SimpleBanker(spec)
-    try:
-        return cast(Strategy, module.find_strategy(spec))
+        return find_strategy(spec, tables=tables if tables is not None else _TABLES)
     except DicekeeperError as exc:
         raise UnknownComputer(f"computer player {spec!r}: {exc}") from None
 
 
 def personalities() -> tuple[str, ...]:
-    """The personality names the strategy module offers (none when it is missing)."""
-    try:
-        module = importlib.import_module("engine.strategy")
-    except ModuleNotFoundError:
-        return ()
-    return tuple(str(name) for name in getattr(module, "PERSONALITIES", ()))
-
-
-def has_strategies() -> bool:
-    """Whether the engine's strategy module is installed (else computers play `SimpleBanker`)."""
-    try:
-        importlib.import_module("engine.strategy")
-    except ModuleNotFoundError:
-        return False
-    return True
+    """The names of the computer personalities the menu offers."""
+    return tuple(PERSONALITIES)
 
 
 def display_name(spec: str) -> str:

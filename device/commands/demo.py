@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from device.computer import has_strategies
 from device.config import default_displays, parse_config
 from device.wiring import Table, open_table, simulated_renderer
 from engine.events import Event, Thrown
@@ -93,8 +92,6 @@ def handle(args: argparse.Namespace) -> int:
         oled = dummy(width=128, height=64, mode="1")
         displays.append({"kind": "oled"})
         args.screenshots.mkdir(parents=True, exist_ok=True)
-    if not has_strategies():
-        print("demo: engine.strategy is missing; computers bank at 300+ or with <= 2 dice")
     recorder = _Recorder(simulated_renderer(SIZE))
     exact = [0, 0]
 
