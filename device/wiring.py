@@ -15,7 +15,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from types import TracebackType
 
 import vision
 from device.computer import display_name, find_computer
@@ -27,6 +26,7 @@ from device.truth import TruthReader
 from device.watcher import Sight, ThrowWatcher, Tracker
 from engine.errors import DicekeeperError, UnknownRules
 from engine.rules import Rules
+from hardware.backends import Closing
 from hardware.buttons import Buttons, open_buttons
 from hardware.camera import Camera, open_camera
 from hardware.display import Display, MultiDisplay, open_display
@@ -109,7 +109,7 @@ def _is_cpu(entry: str) -> bool:
 
 
 @dataclass
-class Table:
+class Table(Closing):
     """Everything the appliance opened; closing it closes every device and the store."""
 
     controller: Controller
@@ -122,17 +122,6 @@ class Table:
     def close(self) -> None:
         """Close the devices and the store (idempotent)."""
         self._stack.close()
-
-    def __enter__(self) -> Table:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def open_table(

@@ -5,11 +5,28 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from types import TracebackType
-from typing import Generic, Self, TypeVar
+from typing import Generic, Protocol, Self, TypeVar
 
 from hardware.errors import InvalidBackendOption, UnknownBackend
 
 T = TypeVar("T")
+
+
+class Resource(Protocol):
+    """A device that is a context manager with an idempotent ``close()``."""
+
+    def close(self) -> None:
+        """Release the device (idempotent)."""
+        ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
 
 
 class Closing:

@@ -13,10 +13,9 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from types import TracebackType
-from typing import Protocol, Self, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from hardware.backends import Closing
+from hardware.backends import Closing, Resource
 
 Clock = Callable[[], float]
 """A monotonic clock in seconds (``time.monotonic``; tests inject a fake one)."""
@@ -46,25 +45,12 @@ class ButtonEvent:
 
 
 @runtime_checkable
-class Buttons(Protocol):
+class Buttons(Resource, Protocol):
     """A source of button presses, polled without blocking."""
 
     def poll(self) -> list[ButtonEvent]:
         """The presses since the last poll, oldest first (an empty list when none)."""
         ...
-
-    def close(self) -> None:
-        """Release the pins or the terminal (idempotent)."""
-        ...
-
-    def __enter__(self) -> Self: ...
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
 
 
 class ScriptedButtons(Closing):

@@ -8,18 +8,19 @@ for tests of the missing-camera path).
 
 from __future__ import annotations
 
-from types import TracebackType
-from typing import Protocol, Self, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+from hardware.backends import Resource
 
 Frame = npt.NDArray[np.uint8]
 """An H×W×3 BGR image, dtype uint8 (the same layout as ``vision.types.Frame``)."""
 
 
 @runtime_checkable
-class Camera(Protocol):
+class Camera(Resource, Protocol):
     """A source of frames.
 
     ``read()`` returns the newest frame (BGR uint8) or raises `CameraUnavailable`.
@@ -34,19 +35,6 @@ class Camera(Protocol):
     def expect_throw(self, n: int) -> None:
         """The controller now expects ``n`` dice to be thrown into the tray."""
         ...
-
-    def close(self) -> None:
-        """Release the camera (idempotent)."""
-        ...
-
-    def __enter__(self) -> Self: ...
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
 
 
 def open_camera(name: str, /, **options: object) -> Camera:

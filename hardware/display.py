@@ -9,33 +9,19 @@ Backends: ``oled``, ``screen``, ``terminal``, ``memory`` (keeps what it was show
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import TracebackType
-from typing import Protocol, Self, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from hardware.backends import Closing
+from hardware.backends import Closing, Resource
 from hardware.view import TableView
 
 
 @runtime_checkable
-class Display(Protocol):
+class Display(Resource, Protocol):
     """Something that shows the table."""
 
     def show(self, view: TableView) -> None:
         """Draw ``view`` (displays may skip a redraw when nothing changed)."""
         ...
-
-    def close(self) -> None:
-        """Blank and release the display (idempotent)."""
-        ...
-
-    def __enter__(self) -> Self: ...
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
 
 
 class NullDisplay(Closing):

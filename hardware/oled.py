@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections import Counter
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -88,20 +87,6 @@ def _wrap(text: str, size: int, width: int) -> list[str]:
     return lines
 
 
-def _selected_positions(view: TableView) -> set[int]:
-    """Indexes of the thrown dice that the selected keep takes (to underline them)."""
-    option = view.selected_option
-    if option is None:
-        return set()
-    wanted = Counter(option.dice)
-    positions = set()
-    for index, value in enumerate(view.dice):
-        if value is not None and wanted[value] > 0:
-            wanted[value] -= 1
-            positions.add(index)
-    return positions
-
-
 def _draw_totals(draw: ImageDraw.ImageDraw, view: TableView, width: int, y: int) -> None:
     """Every player's total in equal columns: as much of the name as fits, the total right."""
     count = max(len(view.players), 1)
@@ -164,7 +149,7 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         draw.text((0, 59), _fit(view.prompt, 10, width), fill=WHITE, font=font(10), anchor="lm")
         return
 
-    underline = _selected_positions(view)
+    underline = view.selected_positions
     for index, value in enumerate(view.dice[:6]):
         x = index * (DIE + 1)
         draw_die(draw, x, 14, value)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections import Counter
 from collections.abc import Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -36,19 +35,6 @@ from hardware.view import Phase, TableView
 __all__ = ["ALERT", "GOLD", "player_color", "render_screen", "render_screen_image"]
 
 
-def _selected_positions(view: TableView) -> set[int]:
-    option = view.selected_option
-    if option is None:
-        return set()
-    wanted = Counter(option.dice)
-    positions = set()
-    for index, value in enumerate(view.dice):
-        if value is not None and wanted[value] > 0:
-            wanted[value] -= 1
-            positions.add(index)
-    return positions
-
-
 def _draw_tray(
     surface: pygame.Surface, view: TableView, tray: pygame.Rect, s: float, tick: int
 ) -> None:
@@ -68,7 +54,7 @@ def _draw_tray(
     gap = round(14 * s)
     row = count * side + (count - 1) * gap
     left = tray.centerx - row // 2
-    selected = _selected_positions(view)
+    selected = view.selected_positions
     for index, value in enumerate(view.dice):
         center = (left + index * (side + gap) + side // 2, tray.centery)
         if value is None:  # tumbling: a random face, jostled and turned, new every tick

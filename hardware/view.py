@@ -6,6 +6,7 @@ the engine, and a test can build any situation by hand.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -129,6 +130,20 @@ class TableView:
     def selected_option(self) -> OptionView | None:
         """The highlighted keep, if there are options."""
         return self.options[self.selected] if self.options else None
+
+    @property
+    def selected_positions(self) -> frozenset[int]:
+        """Indexes into ``dice`` of the dice the selected keep takes (to highlight them)."""
+        option = self.selected_option
+        if option is None:
+            return frozenset()
+        wanted = Counter(option.dice)
+        positions = set()
+        for index, value in enumerate(self.dice):
+            if value is not None and wanted[value] > 0:
+                wanted[value] -= 1
+                positions.add(index)
+        return frozenset(positions)
 
     @property
     def is_rolling(self) -> bool:
