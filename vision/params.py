@@ -47,6 +47,9 @@ class ReaderParams:
     side_face_reach: float = 1.3
     side_face_elongation: float = 0.12
     side_face_alignment: float = 0.6
+    # A frame whose pips have at least this median elongation, squashed up-down, is seen from a
+    # camera tilted forward, whose pictures show the near sides of dice below their tops.
+    tilted_elongation: float = 1.15
     max_size_ratio: float = 1.55
     max_face_colour_distance: float = 75.0
     min_spacing: float = 0.7

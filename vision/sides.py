@@ -40,7 +40,41 @@ def keep_top_faces(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParam
                 break
         if not is_side:
             kept.append(face)
+    if _seen_tilted(kept, pips, params):
+        kept = _drop_faces_below(kept, pips, params)
     return kept
+
+
+def _seen_tilted(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> bool:
+    """Whether the camera looks at the tray at a slant from the front: the pips of most faces are
+    clearly elongated and squashed up-down in the picture."""
+    if not faces:
+        return False
+    elongations = sorted(pips[k].elongation for f in faces for k in f.pips)
+    if elongations[len(elongations) // 2] < params.tilted_elongation:
+        return False
+    upright = sum(abs(_squash_direction(f, pips)[1]) >= params.side_face_alignment for f in faces)
+    return upright >= 0.75 * len(faces)
+
+
+def _drop_faces_below(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
+    """A camera tilted forward sees the near sides of dice below their tops in the picture: of two
+    faces squashed alike and lying one just below the other along the squash, the lower one is the
+    side of the upper one's die."""
+    dropped: set[int] = set()
+    for a_index, a in enumerate(faces):
+        squash = _squash_direction(a, pips)
+        for b_index, b in enumerate(faces):
+            if a_index == b_index or b_index in dropped:
+                continue
+            dx, dy = b.x - a.x, b.y - a.y  # from the upper face a to the lower face b
+            distance = math.hypot(dx, dy)
+            if dy <= 0 or distance >= params.side_face_reach * max(a.width, b.width):
+                continue
+            if abs(squash[0] * dx + squash[1] * dy) >= params.side_face_alignment * distance:
+                if abs(squash[1]) >= params.side_face_alignment:  # squashed up-down: tilted view
+                    dropped.add(b_index)
+    return [f for index, f in enumerate(faces) if index not in dropped]
 
 
 def _squash_direction(face: Face, pips: tuple[Pip, ...]) -> tuple[float, float]:
