@@ -71,9 +71,9 @@ def _drop_faces_below(faces: list[Face], pips: tuple[Pip, ...], params: ReaderPa
             distance = math.hypot(dx, dy)
             if dy <= 0 or distance >= params.side_face_reach * max(a.width, b.width):
                 continue
-            if abs(squash[0] * dx + squash[1] * dy) >= params.side_face_alignment * distance:
-                if abs(squash[1]) >= params.side_face_alignment:  # squashed up-down: tilted view
-                    dropped.add(b_index)
+            along = abs(squash[0] * dx + squash[1] * dy) >= params.side_face_alignment * distance
+            if along and abs(squash[1]) >= params.side_face_alignment:
+                dropped.add(b_index)
     return [f for index, f in enumerate(faces) if index not in dropped]
 
 
