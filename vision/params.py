@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from vision.errors import InvalidParams
+
 Polygon = tuple[tuple[int, int], ...]
 
 
@@ -20,6 +22,7 @@ class ReaderParams:
     # Pip candidates: adaptive threshold (block, offset) on each level of an image pyramid, both
     # polarities; each level down finds pips twice as large.
     block_size: int = 21
+    # 1: grey levels only (faster); 2: also the red channel, for pips that only colour tells apart.
     planes: int = 2
     pyramid_levels: int = 3
     threshold_offset: float = 7.0
@@ -84,3 +87,11 @@ class ReaderParams:
     unread_max_elongation: float = 1.35
     unread_least_size: float = 0.6
     face_colour_tolerance: float = 55.0
+
+    def __post_init__(self) -> None:
+        if self.roi is not None and len(self.roi) < 3:
+            raise InvalidParams(f"a region of interest needs 3 corners or more, not {self.roi!r}")
+        if self.block_size < 3 or self.block_size % 2 == 0:
+            raise InvalidParams(f"block_size must be odd and 3 or more, not {self.block_size!r}")
+        if self.planes not in (1, 2):
+            raise InvalidParams(f"planes must be 1 (grey) or 2 (grey and red), not {self.planes!r}")

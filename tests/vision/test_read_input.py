@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.errors import DicekeeperError
-from vision import InvalidFrame, ReaderParams, read
+from vision import InvalidFrame, InvalidParams, ReaderParams, read
 from vision.validate import check_frame
 
 
@@ -56,3 +56,13 @@ def test_params_are_frozen() -> None:
     params = ReaderParams()
     with pytest.raises(AttributeError):
         params.block_size = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"roi": ((0, 0), (10, 10))}, {"block_size": 20}, {"block_size": 1}, {"planes": 3}],
+)
+def test_params_that_cannot_work_are_refused(changes: dict[str, object]) -> None:
+    with pytest.raises(InvalidParams) as caught:
+        ReaderParams(**changes)  # type: ignore[arg-type]
+    assert repr(next(iter(changes.values()))) in str(caught.value)
