@@ -60,7 +60,7 @@ def _outlined(
     opposite = np.roll(reach, 4)[:4]
     allowed = params.single_lopsided * 0.5 * (reach[:4] + opposite) + 1.0
     lopsided = np.abs(reach[:4] - opposite) > allowed
-    return int(np.count_nonzero(lopsided)) <= 1
+    return int(np.count_nonzero(lopsided)) <= params.single_lopsided_pairs
 
 
 def find_ones(
@@ -94,7 +94,7 @@ def find_ones(
         inside[k] = False
         if inside.any():
             continue  # a whole die seen as one blob, not the pip of a one
-        half = 0.5 * params.die_width_per_single_pip * pip.diameter
+        half = params.single_frame_margin * pip.diameter
         if not (half <= pip.x < width - half and half <= pip.y < height - half):
             continue
         smooth_gray = smooth_planes[:, :, pip.plane]

@@ -69,7 +69,7 @@ class ReaderParams:
     # Lone pips read as a one must be this round and contrasted.
     single_min_circularity: float = 0.8
     single_min_contrast: float = 35.0
-    single_max_elongation: float = 1.5
+    single_max_elongation: float = 1.6
     single_bare_radius: float = 1.2
     single_bare_tolerance: float = 0.3
     single_bare_misses: int = 2
@@ -78,6 +78,8 @@ class ReaderParams:
     single_outline_colour: float = 30.0
     single_outline_rays: int = 6
     single_lopsided: float = 0.7
+    single_lopsided_pairs: int = 1
+    single_frame_margin: float = 2.5
     # Leftover pips that cluster like one die's (linked within this many pip diameters) are
     # reported as an unread die, unless they lie near a die already read.
     report_unread: bool = True
