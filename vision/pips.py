@@ -22,6 +22,8 @@ from vision.types import Frame
 
 Debug = Callable[[str, Frame], None]
 
+_GLARE_OFFSET = 0.25  # in outer diameters: a die's only pip (a one) sits at its centre
+_GLARE_SIZE = 0.4
 _RING_SAMPLES = 16
 _RING_RADIUS = 1.7  # in pip radii: outside the blurred pip edge, inside the die face
 _ANGLES = np.linspace(0.0, 2.0 * math.pi, _RING_SAMPLES, endpoint=False)
@@ -404,20 +406,33 @@ def _measure(
 
 
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
-    """Drop a candidate that contains a candidate of the other polarity: that is a die face
-    (a white die on a dark table looks like one big light blob), not a pip."""
-    kept = []
-    for pip in pips:
+    """Drop a candidate that contains candidates of the other polarity: that is a die face (a
+    white die on a dark table looks like one big light blob), not a pip. One small spot off the
+    centre is rather a glare on a glossy pip, and the glare is dropped instead."""
+    dropped: set[int] = set()
+    for index, pip in enumerate(pips):
         radius = pip.diameter / 2.0
-        if any(
-            other.is_dark != pip.is_dark
+        inner = [
+            other_index
+            for other_index, other in enumerate(pips)
+            if other.is_dark != pip.is_dark
             and other.diameter < pip.diameter
             and math.hypot(other.x - pip.x, other.y - pip.y) < radius
-            for other in pips
-        ):
+        ]
+        if not inner:
             continue
-        kept.append(pip)
-    return kept
+        spot = pips[inner[0]]
+        off_centre = math.hypot(spot.x - pip.x, spot.y - pip.y) > _GLARE_OFFSET * pip.diameter
+        one_spot = all(  # the same glare may have been found twice, at two scales
+            math.hypot(pips[k].x - spot.x, pips[k].y - spot.y) < _GLARE_SIZE * pip.diameter
+            for k in inner
+        )
+        small = max(pips[k].diameter for k in inner) < _GLARE_SIZE * pip.diameter
+        if one_spot and off_centre and small:
+            dropped.update(inner)
+        else:
+            dropped.add(index)
+    return [pip for index, pip in enumerate(pips) if index not in dropped]
 
 
 def draw_pips(frame: Frame, pips: tuple[Pip, ...] | list[Pip]) -> Frame:

@@ -44,6 +44,8 @@ class DrawnDie:
     scheme: str = "white"
     layout: tuple[tuple[int, int], ...] | None = None
     """Pip grid points to draw instead of the value's (a face no die has)."""
+    glare: bool = False
+    """A bright spot on each pip, off its centre, as on glossy pips under a lamp."""
 
 
 def blank(
@@ -79,6 +81,20 @@ def draw_die(frame: Frame, die: DrawnDie) -> None:
         shift = 4
         point = (round(at[0] * (1 << shift)), round(at[1] * (1 << shift)))
         cv2.circle(frame, point, round(radius * (1 << shift)), pip, -1, cv2.LINE_AA, shift)
+        if die.glare:
+            spot = (
+                point[0] - round(radius * 0.45 * (1 << shift)),
+                point[1] - round(radius * 0.45 * (1 << shift)),
+            )
+            cv2.circle(
+                frame,
+                spot,
+                round(radius * 0.28 * (1 << shift)),
+                (250, 250, 250),
+                -1,
+                cv2.LINE_AA,
+                shift,
+            )
 
 
 def draw(

@@ -126,3 +126,9 @@ def test_pips_with_the_grey_level_of_their_face_are_found_by_colour() -> None:
     frame = draw([DrawnDie(320, 240, 70, 5, 15.0, "blue-red")])
     assert read(frame).values == (5,)
     assert read(frame, ReaderParams(planes=1)).values != (5,)
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_glare_on_glossy_pips_does_not_hide_them(value: int) -> None:
+    frame = draw([DrawnDie(320, 240, 90, value, 20.0, "white", glare=True)])
+    assert read(frame).values == (value,)
