@@ -250,7 +250,10 @@ def _empty_points_bare(
     tray beside two dice whose pips happen to line up like one face)."""
     face_level = sorted(pips[k].face_level for k in kin)[len(kin) // 2]
     contrast = sorted(pips[k].contrast for k in kin)[len(kin) // 2]
-    face_colour = pips[int(kin[0])].face_colour
+    # The colour of the pip whose face level is the median one: a pip near the die's shaded edge
+    # sees a darker ring.
+    by_level = sorted(kin, key=lambda k: pips[k].face_level)
+    face_colour = pips[int(by_level[len(by_level) // 2])].face_colour
     is_dark = pips[int(kin[0])].is_dark
     height, width = smooth_gray.shape
     reach = max(1, round(0.15 * min(math.hypot(*u), math.hypot(*v))))

@@ -232,6 +232,8 @@ def find_pips(
     raw_planes = (gray, np.ascontiguousarray(frame[:, :, 2]))
     candidates: list[Pip] = []
     for plane in range(min(params.planes, len(raw_planes))):
+        if plane > 0 and not _is_colourful(raw_planes[plane], gray, params):
+            continue  # the red channel tells nothing the grey levels did not
         found = _candidates(
             raw_planes[plane], smooth_planes[:, :, plane], smooth, plane, params, candidates
         )
@@ -250,6 +252,16 @@ def find_pips(
     if debug is not None:
         debug("pips", draw_pips(frame, kept))
     return tuple(kept)
+
+
+def _is_colourful(
+    plane: npt.NDArray[np.uint8], gray: npt.NDArray[np.uint8], params: ReaderParams
+) -> bool:
+    """Whether enough of the frame differs between this plane and grey for pips to show there
+    that grey misses (a white die on a wooden table hardly does)."""
+    step = 4  # every 4th pixel each way is plenty to tell
+    differs = cv2.absdiff(plane[::step, ::step], gray[::step, ::step]) > params.colour_difference
+    return float(np.count_nonzero(differs)) >= params.colourful_fraction * differs.size
 
 
 def planes_of(smooth: Frame) -> npt.NDArray[np.float32]:
