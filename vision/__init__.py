@@ -1,10 +1,11 @@
 """Dice reading: camera frames (numpy BGR arrays) in, dice readings out. OpenCV + numpy, no I/O.
 
 ``read(frame, params)`` runs the reader's stages, one module each: `vision.validate` (is this a
-frame?), `vision.blobs` and `vision.pips` (pip candidates in grey and red), `vision.faces` (pips grouped into faces by
-fitting the 3×3 pip grid, which separates touching dice), `vision.ones` (lone pips that are ones),
-`vision.sides` (side faces of the same die dropped), `vision.unread` (dice seen but not readable:
-value None), `vision.roi` (the throwing area). `vision.annotate` draws a reading for people.
+frame?), `vision.blobs` and `vision.pips` (pip candidates in grey and red), `vision.faces` (pips
+grouped into faces by fitting the 3×3 pip grid, which separates touching dice), `vision.ones`
+(lone pips that are ones), `vision.sides` (side faces of the same die dropped), `vision.unread`
+(dice seen but not readable: value None), `vision.roi` (the throwing area). `vision.annotate`
+draws a reading for people.
 
 Also holds the synthetic tray renderer that the simulated camera uses.
 """
