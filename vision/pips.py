@@ -1,9 +1,10 @@
 """Stage 1: find pip candidates, dark pips on light faces and light pips on dark faces.
 
 A pip is a small round blob that stands out from the die face around it. Candidates come from an
-adaptive threshold at several block sizes (so pips from about 3 px to 30 px are found without
-knowing the camera height), then are kept only when they are round, compact and clearly contrasted
-against a ring sampled just outside them, which also gives the colour of the face they sit on.
+adaptive threshold on each level of an image pyramid (`vision.blobs`; pips from about 3 px to 30 px
+are found without knowing the camera height), in grey and, in colourful frames, in the red channel.
+They are kept when they are round, compact and clearly contrasted against a ring sampled just
+outside them, which also gives the level and colour of the face they sit on.
 """
 
 from __future__ import annotations
