@@ -38,6 +38,8 @@ SYSTEM_CONFIG = Path("/etc/dicekeeper/config.toml")
 """The configuration `dicekeeper run` reads when no ``--config`` is given and the file exists."""
 
 CAMERA_BACKENDS = ("simulated", "opencv", "picamera2", "replay")
+SIMULATED_STYLES = ("table", "random", "phone-box", "webcam-desk")
+"""Looks of the simulated camera's tray (see `device.wiring.simulated_style`)."""
 BUTTON_BACKENDS = ("keyboard", "gpio")
 DISPLAY_KINDS = ("oled", "screen", "terminal")
 OLED_DRIVERS = ("ssd1306", "sh1106")
@@ -85,7 +87,10 @@ class CameraConfig:
     ``seed`` and ``script`` drive the simulated camera: scripted throws are used first (each the
     values of one throw, taken from the front as many as needed), then seeded random values.
     ``path`` is the folder or video file the ``replay`` backend plays. ``read_truth`` (simulated
-    only) takes the dice from the simulator instead of reading the frames.
+    only) takes the dice from the simulator instead of reading the frames. ``style`` is the look
+    of the simulated tray, fixed for the session: ``table`` (white dice on felt, the set-up the
+    README recommends), ``random`` (drawn from ``seed``) or a look-alike of the photo folders
+    (``phone-box``, ``webcam-desk``).
     """
 
     backend: str = "simulated"
@@ -100,6 +105,7 @@ class CameraConfig:
     seed: int = 0
     script: tuple[tuple[int, ...], ...] = ()
     read_truth: bool = False
+    style: str = "table"
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +299,7 @@ def _camera(t: Table) -> CameraConfig:
         seed=t.integer("seed", d.seed),
         script=_script(t),
         read_truth=t.boolean("read_truth", d.read_truth),
+        style=t.string("style", d.style, choices=SIMULATED_STYLES),
     )
     if result.read_truth and backend != "simulated":
         raise ConfigError(

@@ -18,7 +18,13 @@ from pathlib import Path
 
 import vision
 from device.computer import display_name, find_computer
-from device.config import COMPUTER_PREFIX, Config, ConfigError, DisplayConfig
+from device.config import (
+    COMPUTER_PREFIX,
+    SIMULATED_STYLES,
+    Config,
+    ConfigError,
+    DisplayConfig,
+)
 from device.controller import Controller, TableSettings
 from device.session import Seat, Session, rules_for
 from device.store import GameStore, state_directory
@@ -31,11 +37,18 @@ from hardware.buttons import Buttons, open_buttons
 from hardware.camera import Camera, open_camera
 from hardware.display import Display, MultiDisplay, open_display
 from hardware.errors import DisplayUnavailable
-from vision.render import render_throw
+from vision.render import PRESETS, TrayStyle, render_throw, style_from_seed, style_like
 from vision.settle import SettleParams, SettleState, SettleTracker
 from vision.types import Frame, Reading
 
-__all__ = ["Table", "check_game_config", "open_table", "seats_from_config", "simulated_renderer"]
+__all__ = [
+    "Table",
+    "check_game_config",
+    "open_table",
+    "seats_from_config",
+    "simulated_renderer",
+    "simulated_style",
+]
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +66,38 @@ class VisionTracker:
         return _SIGHTS.get(self._tracker.update(frame, reading, now), Sight.SETTLED)
 
 
+def simulated_style(name: str, seed: int, size: tuple[int, int]) -> TrayStyle:
+    """The simulated tray's look ``name`` (one of `SIMULATED_STYLES`), fixed for a session.
+
+    A real table keeps its tray, light and dice from throw to throw, so the style is drawn once
+    (``random`` and the photo look-alikes from ``seed``), not per throw.
+    """
+    if name == "table":
+        return TrayStyle()
+    if name == "random":
+        return style_from_seed(seed, size=size)
+    if name in PRESETS:
+        return style_like(name, seed)
+    raise ConfigError(f"camera.style = {name!r}: allowed values are {SIMULATED_STYLES}")
+
+
 def simulated_renderer(
-    size: tuple[int, int], *, moving_frames: int = 6
+    size: tuple[int, int], *, style: TrayStyle | None = None, moving_frames: int = 6
 ) -> Callable[[Sequence[int], int], list[Frame]]:
-    """``render_throw(values, seed) -> frames`` for the simulated camera, at ``size`` (w, h)."""
+    """``render_throw(values, seed) -> frames`` for the simulated camera, at ``size`` (w, h).
+
+    Every throw is drawn in ``style`` (default: the ``table`` look).
+    """
+    look = style if style is not None else TrayStyle()
 
     def render(values: Sequence[int], seed: int) -> list[Frame]:
         trays = render_throw(
-            list(values), seed=seed, size=size, moving_frames=moving_frames, still_frames=1
+            list(values),
+            seed=seed,
+            size=size,
+            moving_frames=moving_frames,
+            still_frames=1,
+            style=look,
         )
         return [tray.frame for tray in trays]
 
@@ -147,7 +184,9 @@ def open_table(
     with ExitStack() as stack:
         store = GameStore.in_directory(state_directory(config.state.directory))
         stack.callback(store.close)
-        render = render or simulated_renderer(_size(config), moving_frames=moving_frames)
+        if render is None:
+            style = simulated_style(config.camera.style, config.camera.seed, _size(config))
+            render = simulated_renderer(_size(config), style=style, moving_frames=moving_frames)
         if config.camera.read_truth and read is None:
             truth = TruthReader(render)
             render, read = truth.render, truth.read

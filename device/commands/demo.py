@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from device.config import default_displays, parse_config
-from device.wiring import Table, open_table, simulated_renderer
+from device.config import SIMULATED_STYLES, default_displays, parse_config
+from device.wiring import Table, open_table, simulated_renderer, simulated_style
 from engine.events import Event, Thrown
 from hardware.buttons import ScriptedButtons
 from hardware.screen import ScreenDisplay
@@ -47,6 +47,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"computer players, comma-separated strategies (default {DEFAULT_PLAYERS!r})",
     )
     parser.add_argument("--target", type=int, default=0, help="winning score (0: the rules')")
+    parser.add_argument(
+        "--style",
+        choices=SIMULATED_STYLES,
+        default="table",
+        help="the look of the simulated tray (default table: white dice on felt)",
+    )
     parser.add_argument(
         "--screenshots",
         metavar="DIR",
@@ -92,7 +98,9 @@ def handle(args: argparse.Namespace) -> int:
         oled = dummy(width=128, height=64, mode="1")
         displays.append({"kind": "oled"})
         args.screenshots.mkdir(parents=True, exist_ok=True)
-    recorder = _Recorder(simulated_renderer(SIZE))
+    recorder = _Recorder(
+        simulated_renderer(SIZE, style=simulated_style(args.style, args.seed, SIZE))
+    )
     exact = [0, 0]
 
     def on_event(event: Event) -> None:
@@ -117,6 +125,7 @@ def handle(args: argparse.Namespace) -> int:
                     "width": SIZE[0],
                     "height": SIZE[1],
                     "seed": args.seed,
+                    "style": args.style,
                     "settle_seconds": 0.3,
                 },
                 "display": displays,

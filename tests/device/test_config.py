@@ -15,7 +15,9 @@ from device.config import (
     load_config,
     parse_config,
 )
+from device.wiring import simulated_style
 from engine.errors import DicekeeperError
+from vision.render import TrayStyle
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "systemd" / "config.example.toml"
 
@@ -137,3 +139,13 @@ def test_a_bad_file_names_the_file(tmp_path: Path) -> None:
     wrong.write_text("[camera]\nfps = 0\n")
     with pytest.raises(ConfigError, match=r"wrong\.toml: camera\.fps = 0"):
         load_config(wrong, environ={})
+
+
+def test_simulated_style_is_checked_and_fixed_for_the_session() -> None:
+    assert parse_config({"camera": {"style": "random"}}, environ={}).camera.style == "random"
+    with pytest.raises(ConfigError, match=r"camera.style = 'disco'.*'table'"):
+        parse_config({"camera": {"style": "disco"}}, environ={})
+    assert simulated_style("table", 5, (640, 480)) == TrayStyle()
+    # drawn once from the seed, the same for every throw of the session
+    assert simulated_style("random", 5, (640, 480)) == simulated_style("random", 5, (640, 480))
+    assert simulated_style("random", 5, (640, 480)) != simulated_style("random", 6, (640, 480))
