@@ -10,6 +10,7 @@ import argparse
 import csv
 import importlib
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -45,19 +46,29 @@ def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
 def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> Score:
     """Read every labelled image of one dataset and add up the score."""
     total = Score()
+    seconds = 0.0
     for image, dice in sorted(load_labels(folder).items()):
         loaded = cv2.imread(str(folder / image))
         if loaded is None:
             print(f"  cannot read {image!r}, skipped", file=sys.stderr)
             continue
         frame = np.asarray(loaded, dtype=np.uint8)
+        start = time.perf_counter()
         reading = read(frame, params)
+        seconds += time.perf_counter() - start
         score = score_image(reading, dice)
         total += score
         if show_failures and not score.throws_right:
             got = [v if v is not None else 0 for v in reading.values]
             print(f"  {image}: read {sorted(got)} labelled {sorted(d.value or 0 for d in dice)}")
+    _print_time(folder.name, seconds, total.images)
     return total
+
+
+def _print_time(name: str, seconds: float, frames: int) -> None:
+    """Print the mean time the reader took per frame (one OpenCV thread)."""
+    if frames:
+        print(f"  {name}: {1000.0 * seconds / frames:.1f} ms per frame read ({frames} frames)")
 
 
 def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
@@ -70,6 +81,7 @@ def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
 
     rng = random.Random(1234)
     total = Score()
+    seconds = 0.0
     for seed in range(throws):
         values = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
         tray = render_tray(values, seed=seed)
@@ -77,14 +89,20 @@ def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
         for die in tray.dice:
             (cx, cy), half = die.center, die.size_px / 2  # the top face, where the pips are
             labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, die.value))
-        total += score_image(read(tray.frame, params), labels)
+        start = time.perf_counter()
+        reading = read(tray.frame, params)
+        seconds += time.perf_counter() - start
+        total += score_image(reading, labels)
+    _print_time("synthetic", seconds, throws)
     return total
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--dataset", help="only this dataset folder name (or synthetic)")
-    parser.add_argument("--synthetic", type=int, default=1000, help="synthetic throws (0: none)")
+    parser.add_argument(
+        "--synthetic", type=int, default=10000, help="synthetic throws (0: none; default 10000)"
+    )
     parser.add_argument("--failures", action="store_true", help="list the images read wrong")
     args = parser.parse_args()
     cv2.setNumThreads(1)
