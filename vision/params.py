@@ -44,7 +44,7 @@ class ReaderParams:
     # Grouping pips into faces. Pips on the sides of a die seen in perspective are elongated.
     # Pips of one face lie in one plane, so they are elongated alike; a die's top face is the one
     # whose pips are the least elongated.
-    max_elongation_spread: float = 0.28
+    max_elongation_spread: float = 0.4
     elongation_noise: float = 1.0
     same_die_fraction: float = 0.8
     # With at least this many faces of two pips or more read, faces whose pips are smaller than
@@ -58,7 +58,7 @@ class ReaderParams:
     # camera tilted forward, whose pictures show the near sides of dice below their tops.
     tilted_elongation: float = 1.15
     max_size_ratio: float = 1.55
-    max_face_colour_distance: float = 75.0
+    max_face_colour_distance: float = 110.0
     min_spacing: float = 0.7
     max_spacing: float = 3.4
     grid_tolerance: float = 0.32
