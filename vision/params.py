@@ -63,7 +63,7 @@ class ReaderParams:
     max_spacing: float = 3.4
     grid_tolerance: float = 0.32
     foreign_extent: float = 1.5
-    empty_point_tolerance: float = 0.45
+    empty_point_tolerance: float = 0.5
     # Past an empty corner of the grid (in grid steps from the centre) lies face too.
     corner_extent: float = 1.25
     corner_tolerance: float = 0.4
@@ -80,7 +80,7 @@ class ReaderParams:
     single_outline_reach: float = 5.0
     single_outline_step: float = 0.15
     single_outline_colour: float = 30.0
-    single_outline_rays: int = 6
+    single_outline_rays: int = 5
     single_lopsided: float = 0.7
     single_lopsided_pairs: int = 1
     single_frame_margin: float = 2.5
