@@ -40,7 +40,7 @@ class ReaderParams:
     max_aspect: float = 1.8
     min_pip_contrast: float = 22.0
     min_relative_contrast: float = 0.18
-    max_ring_spread: float = 0.8
+    max_ring_spread: float = 1.2
     # Grouping pips into faces. Pips on the sides of a die seen in perspective are elongated.
     # Pips of one face lie in one plane, so they are elongated alike; a die's top face is the one
     # whose pips are the least elongated.
