@@ -32,7 +32,7 @@ class ReaderParams:
     threshold_offset: float = 7.0
     min_pip_area: int = 5
     split_min_diameter: float = 16.0
-    split_min_side: int = 6
+    split_min_side: int = 4
     max_pip_area_fraction: float = 0.004
     min_fill: float = 0.5
     max_fill: float = 0.95
