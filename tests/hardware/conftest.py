@@ -1,15 +1,8 @@
-"""Shared fixtures: a fake clock, gpiozero's mock pins, and SDL without a screen."""
+"""Fixtures of the hardware tests: a fake clock (SDL and mock pins come from tests/conftest.py)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 class FakeClock:
@@ -28,16 +21,3 @@ class FakeClock:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[object]:
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    saved = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = saved

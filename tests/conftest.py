@@ -1,4 +1,4 @@
-"""Shared set-up of the device tests: SDL without a screen, gpiozero's mock pins."""
+"""Set-up shared by every test folder: SDL without a screen, gpiozero's mock pins."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+# Tests never open a real window, even on a desktop.
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
