@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 from hardware.backends import Closing
 from hardware.display import Display, NullDisplay
 from hardware.errors import DisplayUnavailable, InvalidOption
-from hardware.view import Phase, TableView
+from hardware.view import PIP_GRID, Phase, TableView
 
 log = logging.getLogger(__name__)
 
@@ -24,15 +24,6 @@ WHITE = 255
 BLACK = 0
 DIE = 14
 """The side of a die glyph in pixels."""
-PIP_OFFSETS = {
-    1: ((1, 1),),
-    2: ((0, 0), (2, 2)),
-    3: ((0, 0), (1, 1), (2, 2)),
-    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
-    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
-    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
-}
-"""Pip positions of each face on a 3×3 grid (column, row)."""
 
 
 @cache
@@ -49,7 +40,7 @@ def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None) -> No
         draw.text((x + DIE // 2, y + DIE // 2 + 1), "?", fill=WHITE, font=font(10), anchor="mm")
         return
     draw.rounded_rectangle(box, radius=2, fill=WHITE)
-    for column, row in PIP_OFFSETS[value]:
+    for column, row in PIP_GRID[value]:
         px, py = x + 2 + 4 * column, y + 2 + 4 * row
         draw.rectangle((px, py, px + 1, py + 1), fill=BLACK)
 

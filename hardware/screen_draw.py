@@ -8,6 +8,8 @@ from functools import cache
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
+from hardware.view import PIP_GRID
+
 Color = tuple[int, int, int]
 FELT: Color = (16, 72, 52)
 FELT_DARK: Color = (10, 48, 35)
@@ -27,14 +29,6 @@ PLAYER_COLORS: tuple[Color, ...] = (
     (200, 150, 255),
     (250, 230, 90),
 )
-PIPS = {
-    1: ((0.5, 0.5),),
-    2: ((0.25, 0.25), (0.75, 0.75)),
-    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
-    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
-    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
-    6: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)),
-}
 
 
 def player_color(index: int) -> Color:
@@ -83,8 +77,8 @@ def die_image(value: int, side: int, *, ring: Color | None = None) -> pygame.Sur
     pygame.draw.rect(image, (170, 165, 150), shadow, border_radius=side // 6)
     pygame.draw.rect(image, IVORY, body, border_radius=side // 6)
     radius = max(side // 11, 2)
-    for fx, fy in PIPS[value]:
-        center = (pad + round(fx * side), pad + round(fy * side))
+    for column, row in PIP_GRID[value]:  # grid lines at 1/4, 1/2 and 3/4 of the face
+        center = (pad + round((1 + column) * side / 4), pad + round((1 + row) * side / 4))
         pygame.draw.circle(image, (200, 40, 40) if value == 1 else PIP, center, radius)
     return image
 

@@ -60,6 +60,17 @@ class OptionView:
     score: int
 
 
+PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+"""Where the pips of each face lie on a 3×3 grid (column, row): what every display draws."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """Everything a screen shows about the table at one moment.
