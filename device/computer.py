@@ -2,7 +2,7 @@
 
 Solving an optimal table takes minutes (longer than systemd's watchdog allows a stalled loop), so
 the table never solves one while people wait: `optimal` uses a table cached on disk by
-``dicekeeper strategy --rules NAME --solve`` and otherwise plays ``expert+race``, saying so once
+``dicekeeper strategy --rules NAME --solve`` and otherwise plays ``expert``, saying so once
 in the log.
 """
 
@@ -40,7 +40,7 @@ class CachedTables:
         if table is None and rules not in self._missing:
             self._missing.add(rules)
             log.warning(
-                "no optimal table for %s to %d in %s: optimal plays expert+race; "
+                "no optimal table for %s to %d in %s: optimal plays expert; "
                 "solve it once with `dicekeeper strategy --rules %s --solve`",
                 rules.name,
                 rules.target,

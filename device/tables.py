@@ -22,7 +22,7 @@ from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key, s
 # Targets up to this many units (of 50 points) are solved on demand: greed to 5000 took 70 s on
 # one desktop core. Farkle to 10,000 took 19 CPU minutes (75 MB table) and greed-house to 10,000
 # needs roughly twice that in pure Python: solve those once with
-# `dicekeeper strategy --rules NAME --solve`; until then `optimal` plays `expert+race`.
+# `dicekeeper strategy --rules NAME --solve`; until then `optimal` plays `expert`.
 SOLVE_LIMIT_UNITS = 100
 
 

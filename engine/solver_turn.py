@@ -4,10 +4,17 @@
 the most points from this turn and nothing else (no target in sight). `ReachTable` is the chance,
 playing for nothing else, to score at least ``r`` more points this turn: what a player on their
 last turn needs to beat the leader. Both count in the units of `engine.solver_model`.
+
+`solve_entry` is the turn of a player still to enter, played exactly: a bust then costs more than
+the turn total, because the next turns are again spent on entering. In the long run a player earns
+``g`` points per turn once entered (the entered table's ``start``); not having entered is worth a
+fixed ``h < 0`` points relative to that, and the pair solves ``h + g = start(bust = h)`` (the
+average-reward form of the expected points per turn).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -47,6 +54,7 @@ class TurnTable:
     ``value[n][k]``: the most expected points of the turn from holding k units with n dice to
     throw (bank or go on); ``rolls[n][k]``: whether going on is strictly better than banking.
     ``min_bank``: the least turn total (units) that may be banked (entry threshold, or 1).
+    ``bust``: what a bust is worth (units; 0, or the cost of staying out for a player to enter).
     """
 
     model: ThrowModel
@@ -54,6 +62,7 @@ class TurnTable:
     value: tuple[tuple[float, ...], ...]
     rolls: tuple[tuple[bool, ...], ...]
     start: float
+    bust: float = 0.0
 
     @property
     def cap(self) -> int:
@@ -75,7 +84,7 @@ class TurnTable:
     def throw_value(self, k: int, n: int) -> float:
         """The expected points of throwing n dice holding k units (e.g. passed dice)."""
         k = min(k, TURN_CAP_UNITS - 1)
-        return roll_value(self.model.by_dice[n], self.value, k, 0.0)
+        return roll_value(self.model.by_dice[n], self.value, k, self.bust)
 
     def bank_at(self) -> dict[int, int]:
         """Per number of dice, the least turn total (units) from which banking is always best."""
@@ -88,8 +97,11 @@ class TurnTable:
         return result
 
 
-def solve_turn(rules: Rules, *, entered: bool = True) -> TurnTable:
-    """The expert's turn table for ``rules`` (an entered player, or one still to enter)."""
+def solve_turn(rules: Rules, *, entered: bool = True, bust: float = 0.0) -> TurnTable:
+    """The expert's turn table for ``rules`` (an entered player, or one still to enter).
+
+    ``bust``: the value (units) of a bust, relative to banking nothing; see `solve_entry`.
+    """
     model = throw_model(rules)
     limit = TURN_CAP_UNITS + max(_max_score(model), 1) + 1
     min_bank = 1
@@ -99,24 +111,48 @@ def solve_turn(rules: Rules, *, entered: bool = True) -> TurnTable:
     values = [[float(k) for k in range(limit)] for _ in range(dice + 1)]
     rolls = [[False] * limit for _ in range(dice + 1)]
     for k in range(TURN_CAP_UNITS - 1, -1, -1):
-        bank = float(k) if k >= min_bank else -1.0
-        values[0][k] = max(bank, 0.0)
+        bank = float(k) if k >= min_bank else -math.inf
+        values[0][k] = bank if k >= min_bank else bust
         for n in range(1, dice + 1):
-            go = roll_value(model.by_dice[n], values, k, 0.0)
+            go = roll_value(model.by_dice[n], values, k, bust)
             if go > bank:
                 values[n][k] = go
                 rolls[n][k] = True
             else:
                 values[n][k] = bank
     first = model.first_roll if not entered else model.by_dice[dice]
-    start = roll_value(first, values, 0, 0.0)
+    start = roll_value(first, values, 0, bust)
     return TurnTable(
         model=model,
         min_bank=min_bank,
         value=tuple(tuple(row) for row in values),
         rolls=tuple(tuple(row) for row in rolls),
         start=start,
+        bust=bust,
     )
+
+
+def solve_entry(rules: Rules, *, tolerance: float = 1e-9) -> TurnTable:
+    """The turn table of a player still to enter, with a bust costing what staying out costs.
+
+    Its ``bust`` is the root ``h`` of ``start(h) - g - h`` (module docstring), found by the
+    secant method: ``start`` is piecewise linear in ``h`` with a slope in [0, 1) (the chance the
+    turn busts), so the root is unique. Without an entry rule ``h`` is 0 and this is `solve_turn`.
+    """
+    if rules.entry is EntryRule.NONE or rules.entry_threshold <= 0:
+        return solve_turn(rules, entered=False)
+    gain = solve_turn(rules).start
+    low, high = 0.0, -gain
+    f_low = solve_turn(rules, entered=False, bust=low).start - gain - low
+    table = solve_turn(rules, entered=False, bust=high)
+    f_high = table.start - gain - high
+    for _ in range(60):
+        if abs(f_high) < tolerance or f_high == f_low:
+            break
+        low, high, f_low = high, high - f_high * (high - low) / (f_high - f_low), f_high
+        table = solve_turn(rules, entered=False, bust=high)
+        f_high = table.start - gain - high
+    return table
 
 
 def _max_score(model: ThrowModel) -> int:

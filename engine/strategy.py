@@ -63,7 +63,7 @@ def find_strategy(spec: str, *, tables: TableSource | None = None) -> SituationS
     if text in PERSONALITIES:
         return PERSONALITIES[text]
     if text in ("expert", "expert+race"):
-        return Expert(race=text == "expert+race")
+        return Expert()  # expert+race: the old name; the expert now always plays the race
     if text == "optimal":
         return Optimal(tables if tables is not None else memory_tables)
     known = ", ".join(strategy_specs())

@@ -1,10 +1,17 @@
 """The expert player: the most expected points per turn, from the exact turn table.
 
-Outside the final round the expert plays `engine.solver_turn.TurnTable` for its rule set (the one
-for a player still to enter while it has not entered). On its last turn points no longer matter,
-only beating the leader, so it plays the reach table instead: the keep and the throws that give the
-best chance to pass the leader. With ``race=True`` (what `optimal` falls back to with more than two
-players or a target too large to solve) it also banks whenever the bank reaches the target.
+Outside the final round the expert plays `engine.solver_turn.TurnTable` for its rule set, with the
+race adjustments that points alone miss:
+
+- the entry rule exactly: until it has entered it plays `engine.solver_turn.solve_entry`, where a
+  bust also costs the turns spent entering again (under OOPSLA Greed, whose first throw of a turn
+  must score 300, one in five: a bust after entering costs about 770 points more than the turn);
+- it banks as soon as the bank reaches the target (that ends the race or starts the final round;
+  under round-ending rules the last seat of the round wins outright);
+- on its last turn points no longer matter, only beating the leader, so it plays the reach table:
+  the keep and the throws that give the best chance to pass the leader, never banking short of it.
+
+The name ``expert+race`` (what `optimal` fell back to) is kept as another name of the same player.
 """
 
 from __future__ import annotations
@@ -13,19 +20,28 @@ from dataclasses import dataclass
 
 from engine.rules import Rules
 from engine.scoring import Keep
-from engine.solver_turn import ReachTable, TurnTable, solve_reach, solve_turn
+from engine.solver_turn import ReachTable, TurnTable, solve_entry, solve_reach, solve_turn
 from engine.strategy_core import Situation, SituationStrategy, must_beat
 
 _TURNS: dict[tuple[Rules, bool], TurnTable] = {}
+_ENTRY: dict[Rules, TurnTable] = {}
 _REACH: dict[Rules, ReachTable] = {}
 
 
 def turn_table(rules: Rules, *, entered: bool = True) -> TurnTable:
-    """The (cached) expert turn table of ``rules``."""
+    """The (cached) pure turn table of ``rules`` (points of this turn only, bust worth 0)."""
     key = (rules, entered)
     table = _TURNS.get(key)
     if table is None:
         table = _TURNS[key] = solve_turn(rules, entered=entered)
+    return table
+
+
+def entry_table(rules: Rules) -> TurnTable:
+    """The (cached) table the expert plays before entering: `engine.solver_turn.solve_entry`."""
+    table = _ENTRY.get(rules)
+    if table is None:
+        table = _ENTRY[rules] = solve_entry(rules)
     return table
 
 
@@ -42,22 +58,32 @@ def _dice_after(situation: Situation, keep: Keep) -> int:
     return situation.after_keep(keep).dice_left
 
 
+def reaches_target(situation: Situation) -> bool:
+    """Whether banking now would bring the deciding player to the target (outside the last turn)."""
+    total = situation.my_score + situation.turn_total
+    return must_beat(situation) is None and total >= situation.rules.target
+
+
 @dataclass(frozen=True, slots=True)
 class Expert(SituationStrategy):
-    """Maximises the expected points of each turn; plays to beat the leader on its last turn."""
-
-    race: bool = False
+    """Maximises the expected points of each turn, with the race adjustments (module docstring)."""
 
     @property
     def name(self) -> str:  # type: ignore[override]
-        """``expert`` (``expert+race`` with the race adjustment)."""
-        return "expert+race" if self.race else "expert"
+        """``expert``."""
+        return "expert"
 
     def _table(self, situation: Situation) -> TurnTable:
-        return turn_table(situation.rules, entered=situation.has_entered)
+        if situation.has_entered:
+            return turn_table(situation.rules)
+        return entry_table(situation.rules)
 
     def keep_value(self, situation: Situation, keep: Keep) -> float:
-        """What the expert expects after setting ``keep`` aside (points, or a chance to win)."""
+        """What the expert expects after setting ``keep`` aside (points, or a chance to win).
+
+        A keep whose bank reaches the target is banked: it is worth its turn total (and
+        `keep_for` prefers any such keep to one that does not reach the target).
+        """
         after = situation.after_keep(keep)
         beat = must_beat(situation)
         if beat is not None:
@@ -67,19 +93,29 @@ class Expert(SituationStrategy):
             return reach.at(-(-need // unit), after.dice_left)
         table = self._table(situation)
         unit = table.model.unit
+        if reaches_target(after) and after.can_bank:
+            return after.turn_total / unit
         return table.value_at(after.turn_total // unit, after.dice_left)
 
     def keep_for(self, situation: Situation) -> Keep:
-        """The keep with the best value (the first of equals, so the highest score)."""
-        return max(situation.options, key=lambda keep: self.keep_value(situation, keep))
+        """The keep with the best value (the first of equals, so the highest score).
+
+        Outside the last turn a keep that lets it bank at the target comes first.
+        """
+
+        def key(keep: Keep) -> tuple[bool, float]:
+            after = situation.after_keep(keep)
+            return (reaches_target(after) and after.can_bank, self.keep_value(situation, keep))
+
+        return max(situation.options, key=key)
 
     def roll_for(self, situation: Situation) -> bool:
-        """Throw on where the table says so; on the last turn, until past the leader."""
-        total = situation.my_score + situation.turn_total
+        """Throw on where the table says so; bank at the target; on the last turn, until past
+        the leader."""
         beat = must_beat(situation)
         if beat is not None:
-            return total <= beat
-        if self.race and total >= situation.rules.target:
+            return situation.my_score + situation.turn_total <= beat
+        if reaches_target(situation):
             return False
         table = self._table(situation)
         return table.roll_at(situation.turn_total // table.model.unit, situation.dice_left)

@@ -2,7 +2,7 @@
 
 The tables come from a `TableSource` (the device keeps them on disk, see ``device/tables.py``; the
 engine alone solves small targets in memory). With more than two players, or when no table is
-available for the rule set and target, it plays `Expert` with the race adjustment instead. On its
+available for the rule set and target, it plays `Expert` (with its race adjustments) instead. On its
 last turn it plays the reach table (the exact best chance to pass the leader), as the solver
 assumes.
 """
@@ -52,10 +52,10 @@ class Coordinates:
 
 @dataclass(frozen=True)
 class Optimal(SituationStrategy):
-    """Plays the solved table; falls back to ``expert+race`` where there is none."""
+    """Plays the solved table; falls back to ``expert`` where there is none."""
 
     tables: TableSource = memory_tables
-    fallback: Expert = field(default_factory=lambda: Expert(race=True))
+    fallback: Expert = field(default_factory=Expert)
 
     @property
     def name(self) -> str:  # type: ignore[override]

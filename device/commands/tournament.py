@@ -6,7 +6,7 @@ confidence interval and the mean number of turns per game (``--json``: ``{"rules
 "games": N, "players": [{"name", "wins", "win_rate", "ci95": [LO, HI], "ties"}, ...],
 "mean_turns": FLOAT, "seed": S, "target": T}``). ``--plot`` draws score trajectories with Pillow.
 ``optimal`` uses the cached table (see `dicekeeper strategy --solve`), solving targets up to
-5,000 on demand, else it plays ``expert+race`` (said on stderr).
+5,000 on demand, else it plays ``expert`` (said on stderr).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     if "optimal" in specs and (len(specs) != 2 or tables(rules) is None):
         print(
             "optimal: no table for this game (two players and a solved target needed); "
-            "it plays expert+race",
+            "it plays expert",
             file=sys.stderr,
         )
     bar = ProgressBar(sys.stderr, label="games") if args.games >= 50 else None
