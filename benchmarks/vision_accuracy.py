@@ -20,6 +20,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from training.split import is_training  # noqa: E402
 from vision import ReaderParams, read  # noqa: E402
 from vision.evaluation import LabelledDie, Score, score_image  # noqa: E402
 
@@ -43,9 +44,11 @@ def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
     return labels
 
 
-def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> Score:
-    """Read every labelled image of one dataset and add up the score."""
+def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> tuple[Score, Score]:
+    """Read every labelled image of one dataset and add up the score: of all the images, and of
+    the images held out from training the die classifier (training/split.py)."""
     total = Score()
+    held_out = Score()
     seconds = 0.0
     for image, dice in sorted(load_labels(folder).items()):
         loaded = cv2.imread(str(folder / image))
@@ -58,11 +61,13 @@ def evaluate_folder(folder: Path, params: ReaderParams, show_failures: bool) -> 
         seconds += time.perf_counter() - start
         score = score_image(reading, dice)
         total += score
+        if not is_training(f"{folder.name}/{image}"):
+            held_out += score
         if show_failures and not score.throws_right:
             got = [v if v is not None else 0 for v in reading.values]
             print(f"  {image}: read {sorted(got)} labelled {sorted(d.value or 0 for d in dice)}")
     _print_time(folder.name, seconds, total.images)
-    return total
+    return total, held_out
 
 
 def _print_time(name: str, seconds: float, frames: int) -> None:
@@ -97,6 +102,17 @@ def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
     return total
 
 
+def _print_score(name: str, score: Score) -> None:
+    """One line of figures for a set of labelled photos."""
+    print(
+        f"{name}: images {score.images}, dice {score.labelled}, "
+        f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
+        f"throw accuracy {score.throw_accuracy:.4f} "
+        f"(unread dice reported {score.unread}, precision of values read "
+        f"{score.value_precision:.4f})"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--dataset", help="only this dataset folder name (or synthetic)")
@@ -113,14 +129,9 @@ def main() -> int:
         for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file()):
             if args.dataset and folder.name != args.dataset:
                 continue
-            score = evaluate_folder(folder, params, args.failures)
-            print(
-                f"{folder.name}: images {score.images}, dice {score.labelled}, "
-                f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
-                f"throw accuracy {score.throw_accuracy:.4f} "
-                f"(unread dice reported {score.unread}, precision of values read "
-                f"{score.value_precision:.4f})"
-            )
+            score, held_out = evaluate_folder(folder, params, args.failures)
+            _print_score(folder.name, score)
+            _print_score(f"{folder.name} held out from training", held_out)
     if args.synthetic > 0 and args.dataset in (None, "synthetic"):
         synthetic = evaluate_synthetic(args.synthetic, params)
         if synthetic is None:

@@ -12,3 +12,7 @@ class InvalidFrame(DicekeeperError, ValueError):
 class InvalidParams(DicekeeperError, ValueError):
     """Reader parameters that cannot work: a region of interest with fewer than three corners, an
     even or tiny threshold block, an unknown number of planes."""
+
+
+class ReaderUnavailable(DicekeeperError, RuntimeError):
+    """The reader cannot work at all: its classifier's weights are missing or broken."""

@@ -93,6 +93,20 @@ class ReaderParams:
     unread_max_elongation: float = 1.35
     unread_least_size: float = 0.6
     face_colour_tolerance: float = 55.0
+    # The die classifier (vision.verify): each face re-read, dice searched around the pips that no
+    # face explains. A face is dropped when the classifier gives a die there less than
+    # ``reject_probability``; its value is the classifier's when that is this sure.
+    use_classifier: bool = False
+    classifier_confidence: float = 0.9
+    reject_probability: float = 0.1
+    reject_single_probability: float = 0.5
+    accept_probability: float = 0.5
+    search_reach: float = 1.0
+    face_reach: float = 0.6
+    search_clearance: float = 0.8
+    search_elongation_excess: float = 0.2
+    max_searches: int = 24
+    die_width_per_pip: float = 5.5
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:

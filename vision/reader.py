@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision.annotate import annotate
+from vision.crops import pyramid_of
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.params import ReaderParams
@@ -20,6 +21,7 @@ from vision.roi import is_inside
 from vision.types import Box, DieReading, Frame, Reading
 from vision.unread import unread_dice
 from vision.validate import check_frame
+from vision.verify import verify
 
 Debug = Callable[[str, Frame], None]
 
@@ -43,6 +45,8 @@ def read(
     faces = find_faces(pips, smooth_planes, smooth.astype(np.float32), params)
     if params.report_unread:
         faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
+    if params.use_classifier:
+        faces = verify(pyramid_of(frame), pips, faces, params)
     height, width = gray.shape
     dice = [
         _die(face, width, height, params)

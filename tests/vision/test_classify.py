@@ -1,0 +1,70 @@
+"""The die classifier on rendered dice: values, an empty tray, where the die centre lies."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from vision import classify as classify_module
+from vision.classify import NO_DIE, classify
+from vision.crops import die_crop, pyramid_of
+from vision.errors import ReaderUnavailable
+from vision.render import render_empty_tray, render_tray, style_from_seed
+
+
+def _trays() -> list:
+    return [
+        render_tray([v, (v % 6) + 1], seed=100 + 7 * v + k) for v in range(1, 7) for k in range(3)
+    ]
+
+
+def test_rendered_dice_are_classified_by_their_face() -> None:
+    right = total = 0
+    for tray in _trays():
+        pyramid = pyramid_of(tray.frame)
+        dice = [d for d in tray.dice if d.value is not None and not d.is_covered]
+        verdicts = classify([die_crop(pyramid, d.center, d.size_px) for d in dice])
+        for die, verdict in zip(dice, verdicts, strict=True):
+            total += 1
+            right += verdict.best == die.value
+    assert total >= 30
+    assert right >= 0.9 * total, f"{right} of {total} dice classified right"
+
+
+def test_an_empty_tray_holds_no_die() -> None:
+    crops = []
+    for seed in range(6):
+        tray = render_empty_tray(seed=seed, style=style_from_seed(seed))
+        pyramid = pyramid_of(tray.frame)
+        width = tray.style.die_size[0]
+        crops += [die_crop(pyramid, (x, y), width) for x in (160, 320, 480) for y in (120, 360)]
+    verdicts = classify(crops)
+    empty = sum(1 for v in verdicts if v.best == NO_DIE)
+    assert empty >= 0.9 * len(crops), f"{empty} of {len(crops)} empty crops said empty"
+
+
+def test_a_crop_beside_a_die_points_to_its_centre() -> None:
+    errors = []
+    for tray in _trays()[:8]:
+        pyramid = pyramid_of(tray.frame)
+        die = tray.dice[0]
+        width = die.size_px
+        start = (die.center[0] + 0.4 * width, die.center[1] - 0.2 * width)
+        (verdict,) = classify([die_crop(pyramid, start, width)])
+        guess = (start[0] + verdict.offset[0] * width, start[1] + verdict.offset[1] * width)
+        errors.append(math.hypot(guess[0] - die.center[0], guess[1] - die.center[1]) / width)
+    errors.sort()
+    assert errors[len(errors) // 2] < 0.15, errors
+
+
+def test_missing_weights_are_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(classify_module, "MODEL", "no_such_weights.onnx")
+    classify_module._network.cache_clear()
+    try:
+        tray = render_tray([3], seed=1)
+        with pytest.raises(ReaderUnavailable, match=r"no_such_weights\.onnx"):
+            classify([die_crop(pyramid_of(tray.frame), tray.dice[0].center, 40.0)])
+    finally:
+        monkeypatch.undo()
+        classify_module._network.cache_clear()

@@ -1,0 +1,56 @@
+"""The classifier stage: faces re-read, faces that are not dice dropped, dice found around pips."""
+
+from __future__ import annotations
+
+import math
+
+from vision.blobs import ROUND
+from vision.crops import pyramid_of
+from vision.face import Face
+from vision.params import ReaderParams
+from vision.pips import Pip
+from vision.render import render_tray
+from vision.verify import verify
+
+PARAMS = ReaderParams()
+
+
+def _face(x: float, y: float, width: float, value: int | None) -> Face:
+    step = width / PARAMS.die_width_per_spacing
+    return Face(x, y, (step, 0.0), (0.0, step), (), value, width, 0.6)
+
+
+def _pip(x: float, y: float, diameter: float) -> Pip:
+    return Pip(x, y, diameter, True, 80.0, 0.9, 1.0, ROUND, (230.0, 230.0, 230.0), 230.0)
+
+
+def test_a_miscounted_face_gets_the_value_the_classifier_sees() -> None:
+    tray = render_tray([5, 2], seed=11)
+    wrong = [_face(*d.center, d.size_px, 1 if d.value != 1 else 2) for d in tray.dice]
+    faces = verify(pyramid_of(tray.frame), (), wrong, PARAMS)
+    assert sorted(f.value for f in faces) == sorted(d.value for d in tray.dice)
+
+
+def test_a_face_where_there_is_no_die_is_dropped() -> None:
+    tray = render_tray([4], seed=12)
+    die = tray.dice[0]
+    far = (die.center[0] + 150.0 if die.center[0] < 320 else die.center[0] - 150.0, die.center[1])
+    faces = [_face(*die.center, die.size_px, 4), _face(*far, die.size_px, 1)]
+    kept = verify(pyramid_of(tray.frame), (), faces, PARAMS)
+    assert [(f.x, f.y) for f in kept] == [die.center]
+
+
+def test_a_die_no_face_explains_is_found_from_one_of_its_pips() -> None:
+    for seed, value in ((21, 6), (22, 3), (23, 5)):
+        tray = render_tray([value, 2], seed=seed)
+        missed, read = tray.dice
+        corner = (missed.center[0] + 0.25 * missed.size_px, missed.center[1] + 0.2 * missed.size_px)
+        pips = (_pip(*corner, 0.17 * missed.size_px),)
+        faces = verify(pyramid_of(tray.frame), pips, [_face(*read.center, read.size_px, 2)], PARAMS)
+        assert len(faces) == 2, faces
+        found = faces[1]
+        assert (
+            math.hypot(found.x - missed.center[0], found.y - missed.center[1])
+            < 0.2 * missed.size_px
+        )
+        assert found.value == value

@@ -1,0 +1,203 @@
+"""Cut labelled die crops for the die classifier from synthetic trays and the real training photos.
+
+Each die gives crops centred on it (class = its value, or 7 when it cannot be read: cocked, moving,
+covered), crops centred beside it (class 0, with the offset to its centre so the classifier learns
+where the die is), and each frame gives background crops far from every die (class 0, no offset).
+Real photos are split into training and held-out halves by `training.split.is_training`; only
+training photos are cut here, the benchmark reports the held-out ones apart.
+
+Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from vision_accuracy import DATASETS, load_labels  # noqa: E402
+
+from training.split import is_training  # noqa: E402
+from vision import read  # noqa: E402
+from vision.crops import CROP_SIZE, die_crop, pyramid_of  # noqa: E402
+from vision.params import ReaderParams  # noqa: E402
+from vision.pips import find_pips, to_gray  # noqa: E402
+from vision.render import render_tray  # noqa: E402
+
+UNREADABLE = 7
+CENTRED = 0.2  # in die widths: a crop this close to a die centre is "on" it
+BESIDE = 1.3  # out to here a crop learns the offset to the die centre
+FAR = 1.0  # background crops are at least this far from every die centre
+PIP_CROPS = 12  # crops centred on pip candidates per frame, as the reader's search cuts them
+
+
+class Sink:
+    """The crops, classes, offsets (in die widths, in the crop's frame) and offset weights."""
+
+    def __init__(self) -> None:
+        self.crops: list[np.ndarray] = []
+        self.classes: list[int] = []
+        self.offsets: list[tuple[float, float]] = []
+        self.has_offset: list[bool] = []
+        self.source: list[int] = []
+
+    def add(
+        self, crop: np.ndarray, cls: int, offset: tuple[float, float] | None, source: int
+    ) -> None:
+        self.crops.append(crop)
+        self.classes.append(cls)
+        self.offsets.append(offset or (0.0, 0.0))
+        self.has_offset.append(offset is not None)
+        self.source.append(source)
+
+
+def cut_frame(
+    frame: np.ndarray,
+    dice: list[tuple[float, float, float, int]],
+    rng: np.random.Generator,
+    sink: Sink,
+    *,
+    per_die: int,
+    beside: int,
+    background: int,
+    source: int,
+) -> None:
+    """Cut the crops of one frame whose dice are (x, y, width, class)."""
+    pyramid = pyramid_of(frame)
+    _pip_crops(frame, pyramid, dice, rng, sink, source)
+    height, width = frame.shape[:2]
+    for x, y, w, cls in dice:
+        for k in range(per_die + beside):
+            on = k < per_die
+            radius = (
+                CENTRED * math.sqrt(rng.random()) if on else rng.uniform(CENTRED + 0.05, BESIDE)
+            )
+            theta = rng.uniform(0, 2 * math.pi)
+            cx, cy = x + radius * w * math.cos(theta), y + radius * w * math.sin(theta)
+            angle = rng.uniform(0, 360)
+            scale = math.exp(rng.uniform(-0.25, 0.25))
+            crop = die_crop(pyramid, (cx, cy), w * scale, angle)
+            a = math.radians(angle)
+            dx, dy = (x - cx) / (w * scale), (y - cy) / (w * scale)
+            # getRotationMatrix2D turns the picture by +angle (counter-clockwise on screen).
+            ox = math.cos(a) * dx + math.sin(a) * dy
+            oy = -math.sin(a) * dx + math.cos(a) * dy
+            if rng.random() < 0.5:
+                crop = crop[:, ::-1].copy()
+                ox = -ox
+            sink.add(crop, cls if on else 0, (ox, oy), source)
+    size = float(np.median([d[2] for d in dice])) if dice else 40.0
+    made = tries = 0
+    while made < background and tries < 50 * background:
+        tries += 1
+        cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+        if any(math.hypot(cx - x, cy - y) < FAR * w for x, y, w, _ in dice):
+            continue
+        crop = die_crop(
+            pyramid, (cx, cy), size * math.exp(rng.uniform(-0.3, 0.3)), rng.uniform(0, 360)
+        )
+        sink.add(crop, 0, None, source)
+        made += 1
+
+
+def _pip_crops(
+    frame: np.ndarray,
+    pyramid: tuple[np.ndarray, ...],
+    dice: list[tuple[float, float, float, int]],
+    rng: np.random.Generator,
+    sink: Sink,
+    source: int,
+) -> None:
+    """Crops centred on the reader's pip candidates (pips of dice, of their side faces, and
+    things that only look like pips), as the reader's search for missed dice cuts them."""
+    if not dice:
+        return
+    size = float(np.median([d[2] for d in dice]))
+    pips = list(find_pips(frame, to_gray(frame), ReaderParams()))
+    rng.shuffle(pips)  # type: ignore[arg-type]
+    for pip in pips[:PIP_CROPS]:
+        x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))
+        distance = math.hypot(x - pip.x, y - pip.y) / w
+        width = size * math.exp(rng.uniform(-0.15, 0.15))
+        crop = die_crop(pyramid, (pip.x, pip.y), width)
+        offset = ((x - pip.x) / width, (y - pip.y) / width) if distance < BESIDE else None
+        sink.add(crop, cls if distance < CENTRED else 0, offset, source)
+
+
+def synthetic(frames: int, seed: int, sink: Sink) -> None:
+    """Crops from ``frames`` random synthetic trays."""
+    rng = np.random.default_rng(seed)
+    for index in range(frames):
+        count = int(rng.integers(1, 7))
+        values = [None if rng.random() < 0.06 else int(rng.integers(1, 7)) for _ in range(count)]
+        tray = render_tray(values, seed=seed * 1_000_003 + index)
+        dice = []
+        for die in tray.dice:
+            readable = die.value is not None and not die.is_moving and not die.is_covered
+            dice.append(
+                (die.center[0], die.center[1], die.size_px, die.value if readable else UNREADABLE)
+            )
+        cut_frame(tray.frame, dice, rng, sink, per_die=3, beside=1, background=3, source=0)
+        if index % 500 == 0:
+            print(f"  synthetic {index}/{frames}, {len(sink.crops)} crops", flush=True)
+
+
+def real(seed: int, sink: Sink) -> None:
+    """Crops from the training half of every labelled photo folder."""
+    rng = np.random.default_rng(seed + 1)
+    for source, folder in enumerate(sorted(DATASETS.iterdir()), start=1):
+        if not (folder / "labels.csv").exists():
+            continue
+        images = 0
+        for image, labels in sorted(load_labels(folder).items()):
+            if not is_training(f"{folder.name}/{image}"):
+                continue
+            frame = cv2.imread(str(folder / image))
+            if frame is None:
+                continue
+            reading = read(frame)
+            widths = [max(d.box.w, d.box.h) / 1.2 for d in reading.dice if d.value is not None]
+            if widths:
+                size = float(np.median(widths))
+            else:
+                size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
+            dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]
+            cut_frame(frame, dice, rng, sink, per_die=16, beside=4, background=12, source=source)
+            images += 1
+        print(f"  {folder.name}: {images} training photos, {len(sink.crops)} crops", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--synthetic", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-real", action="store_true")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    sink = Sink()
+    if not args.no_real:
+        real(args.seed, sink)
+    synthetic(args.synthetic, args.seed, sink)
+    np.savez_compressed(
+        args.out,
+        crops=np.stack(sink.crops).astype(np.uint8),
+        classes=np.array(sink.classes, dtype=np.int64),
+        offsets=np.array(sink.offsets, dtype=np.float32),
+        has_offset=np.array(sink.has_offset, dtype=bool),
+        source=np.array(sink.source, dtype=np.int64),
+    )
+    print(f"{len(sink.crops)} crops of {CROP_SIZE}x{CROP_SIZE} -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,164 @@
+"""Train the die classifier on crops from make_crops.py and export it as ONNX for `cv2.dnn`.
+
+The network reads one 32×32 crop (vision.crops) and gives 10 numbers: scores of 8 classes
+(0: no die centred here, 1-6: the face value, 7: a die that cannot be read) and the offset from
+the crop centre to the die centre in die widths (x, y). It is small (about 3 M multiply-adds per
+crop) so that a Raspberry Pi reads a tray of dice in a few milliseconds.
+
+Needs PyTorch and onnx, which the appliance does not: see training/README.md.
+Usage: python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.crops import CROP_SIZE  # noqa: E402
+
+CLASSES = 8
+
+
+def block(cin: int, cout: int) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()
+    )
+
+
+class DiceNet(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            block(3, 16),
+            nn.MaxPool2d(2),
+            block(16, 32),
+            nn.MaxPool2d(2),
+            block(32, 48),
+            nn.MaxPool2d(2),
+            block(48, 64),
+        )
+        side = CROP_SIZE // 8
+        self.head = nn.Sequential(
+            nn.Flatten(), nn.Linear(64 * side * side, 96), nn.ReLU(), nn.Linear(96, CLASSES + 2)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def normalise(crops: torch.Tensor) -> torch.Tensor:
+    """The same per-crop normalisation as vision.crops.to_blob (N×3×S×S float)."""
+    mean = crops.mean(dim=(1, 2, 3), keepdim=True)
+    spread = crops.std(dim=(1, 2, 3), keepdim=True, unbiased=False) + 8.0
+    return (crops - mean) / spread
+
+
+def augment(crops: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Colour changes a crop does not tell the class by: swapped channels, grey, noise, contrast."""
+    n = crops.shape[0]
+    perms = torch.tensor([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
+    pick = perms[torch.randint(0, 6, (n,), generator=gen)]
+    crops = torch.gather(crops, 1, pick[:, :, None, None].expand(-1, -1, CROP_SIZE, CROP_SIZE))
+    grey = torch.rand(n, generator=gen) < 0.2
+    crops[grey] = crops[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    gain = torch.exp(torch.randn(n, 1, 1, 1, generator=gen) * 0.25)
+    crops = crops * gain
+    crops = (
+        crops
+        + torch.randn(crops.shape, generator=gen) * torch.rand(n, 1, 1, 1, generator=gen) * 8.0
+    )
+    return crops
+
+
+def export(model: DiceNet, out: Path) -> None:
+    """Write the network as ONNX (one input "crops" N×3×S×S, one output "scores" N×10)."""
+    model.eval()
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(
+        model,
+        (dummy,),
+        str(out),
+        input_names=["crops"],
+        output_names=["scores"],
+        dynamic_axes={"crops": {0: "n"}, "scores": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    print(f"-> {out} ({out.stat().st_size} bytes)", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    gen = torch.Generator().manual_seed(args.seed)
+    data = np.load(args.data)
+    crops = torch.from_numpy(data["crops"]).permute(0, 3, 1, 2).contiguous()
+    classes = torch.from_numpy(data["classes"])
+    offsets = torch.from_numpy(data["offsets"])
+    has_offset = torch.from_numpy(data["has_offset"])
+    n = len(classes)
+    order = torch.randperm(n, generator=gen)
+    check, train = order[: n // 20], order[n // 20 :]
+    print(f"{n} crops, classes {torch.bincount(classes, minlength=CLASSES).tolist()}")
+    model = DiceNet()
+    steps = args.epochs * (len(train) // 256)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    cross = nn.CrossEntropyLoss(label_smoothing=0.02)
+    for epoch in range(args.epochs):
+        model.train()
+        start = time.time()
+        shuffled = train[torch.randperm(len(train), generator=gen)]
+        total = 0.0
+        for i in range(len(train) // 256):
+            idx = shuffled[i * 256 : (i + 1) * 256]
+            x = normalise(augment(crops[idx].float(), gen))
+            out = model(x)
+            loss = cross(out[:, :CLASSES], classes[idx])
+            mask = has_offset[idx]
+            if mask.any():
+                loss = loss + 2.0 * nn.functional.smooth_l1_loss(
+                    out[mask, CLASSES:], offsets[idx][mask], beta=0.1
+                )
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        model.eval()
+        with torch.no_grad():
+            out = model(normalise(crops[check].float()))
+            right = (out[:, :CLASSES].argmax(1) == classes[check]).float().mean()
+            on = classes[check] > 0
+            right_on = (out[on, :CLASSES].argmax(1) == classes[check][on]).float().mean()
+            m = has_offset[check]
+            err = (out[m, CLASSES:] - offsets[check][m]).norm(dim=1).median()
+        mean_loss = total / (len(train) // 256)
+        print(
+            f"epoch {epoch + 1}: loss {mean_loss:.4f}, held-out crops right {right:.4f}, dice"
+            f" right {right_on:.4f}, median offset error {err:.3f} die widths,"
+            f" {time.time() - start:.0f} s",
+            flush=True,
+        )
+        export(model, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

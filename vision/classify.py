@@ -1,0 +1,81 @@
+"""The die classifier: a small convolutional network run by OpenCV's own `cv2.dnn`.
+
+It reads a crop around a point (`vision.crops`) and tells whether a die is centred there and which
+face it shows (0: no die centred here, 1-6: the value, 7: a die that cannot be read), and how far
+the die centre lies from the crop centre. The weights (`vision/dice_cnn.onnx`, about 0.6 MB) ship
+inside the package; training/train_dice_cnn.py makes them from synthetic trays and the training
+half of the labelled photos.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.crops import to_blob
+from vision.errors import ReaderUnavailable
+from vision.types import Frame
+
+CLASSES = 8
+NO_DIE = 0
+UNREADABLE = 7
+MODEL = "dice_cnn.onnx"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the classifier made of one crop: the probability of each class (0: no die, 1-6,
+    7: unreadable die) and the die centre's offset from the crop centre, in die widths."""
+
+    probabilities: tuple[float, ...]
+    offset: tuple[float, float]
+
+    @property
+    def best(self) -> int:
+        """The most probable class."""
+        return int(np.argmax(self.probabilities))
+
+    @property
+    def die_probability(self) -> float:
+        """The probability that a die (readable or not) is centred in the crop."""
+        return 1.0 - self.probabilities[NO_DIE]
+
+    @property
+    def value(self) -> int:
+        """The most probable face value, 1-6, whatever the other classes say."""
+        return 1 + int(np.argmax(self.probabilities[1:7]))
+
+
+@functools.cache
+def _network() -> cv2.dnn.Net:
+    """The network, loaded once from the package's weights."""
+    try:
+        data = resources.files("vision").joinpath(MODEL).read_bytes()
+        return cv2.dnn.readNetFromONNX(np.frombuffer(data, dtype=np.uint8))
+    except (OSError, cv2.error) as error:
+        raise ReaderUnavailable(f"cannot load the die classifier {MODEL!r}: {error}") from error
+
+
+def classify(crops: Sequence[Frame]) -> list[Verdict]:
+    """The classifier's verdict on each crop (as cut by `vision.crops.die_crop`)."""
+    if not crops:
+        return []
+    net = _network()
+    net.setInput(to_blob(crops))
+    scores = np.asarray(net.forward(), dtype=np.float64).reshape(len(crops), CLASSES + 2)
+    return [_verdict(row) for row in scores]
+
+
+def _verdict(row: npt.NDArray[np.float64]) -> Verdict:
+    logits = row[:CLASSES]
+    weights = np.exp(logits - logits.max())
+    probabilities = weights / weights.sum()
+    return Verdict(
+        tuple(float(p) for p in probabilities), (float(row[CLASSES]), float(row[CLASSES + 1]))
+    )
