@@ -38,7 +38,8 @@ class Situation:
     decide. ``turn_total``, ``dice_left``: the turn so far and the dice the next throw would have
     (after hot dice, all of them). ``options``: the legal keeps of the last throw (KEEP phase).
     ``entered``: whether each player has banked a turn. ``is_starter``: whether ``me`` started
-    the game. ``final_round``: someone reached the target, so this is ``me``'s last turn.
+    the game; ``ends_round``: whether the starter plays next (``me`` closes the round).
+    ``final_round``: someone reached the target, so this is ``me``'s last turn.
     ``recent_busts``: busts among ``me``'s last three turns. ``passed``: (points, dice) on offer.
     """
 
@@ -50,6 +51,7 @@ class Situation:
     options: tuple[Keep, ...] = ()
     entered: tuple[bool, ...] = ()
     is_starter: bool = True
+    ends_round: bool = False
     final_round: bool = False
     recent_busts: int = 0
     passed: tuple[int, int] | None = None
@@ -104,6 +106,7 @@ class Situation:
             options=state.options if state.phase is Phase.KEEP else (),
             entered=tuple(p.has_entered for p in state.players),
             is_starter=player.name == state.starter,
+            ends_round=state.players[(me + 1) % len(state.players)].name == state.starter,
             final_round=state.is_final_round,
             recent_busts=recent,
             passed=passed,
@@ -125,6 +128,7 @@ class Situation:
             options=(),
             entered=self.entered,
             is_starter=self.is_starter,
+            ends_round=self.ends_round,
             final_round=self.final_round,
             recent_busts=self.recent_busts,
             passed=None,

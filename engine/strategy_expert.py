@@ -6,8 +6,11 @@ race adjustments that points alone miss:
 - the entry rule exactly: until it has entered it plays `engine.solver_turn.solve_entry`, where a
   bust also costs the turns spent entering again (under OOPSLA Greed, whose first throw of a turn
   must score 300, one in five: a bust after entering costs about 770 points more than the turn);
-- it banks as soon as the bank reaches the target (that ends the race or starts the final round;
-  under round-ending rules the last seat of the round wins outright);
+- it banks as soon as banking wins outright: under round-ending rules (OOPSLA Greed) the player
+  closing the round who banks at the target ends the game in the lead. Otherwise reaching the
+  target only hands the others a last turn to pass it, so it plays on for points as the table
+  says: a larger lead is harder to pass (banking at the target there loses games: greed-house
+  expert vs greedy:0.5 0.73 instead of 0.78);
 - on its last turn points no longer matter, only beating the leader, so it plays the reach table:
   the keep and the throws that give the best chance to pass the leader, never banking short of it.
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rules import Rules
+from engine.rules import EndRule, Rules
 from engine.scoring import Keep
 from engine.solver_turn import ReachTable, TurnTable, solve_entry, solve_reach, solve_turn
 from engine.strategy_core import Situation, SituationStrategy, must_beat
@@ -58,10 +61,21 @@ def _dice_after(situation: Situation, keep: Keep) -> int:
     return situation.after_keep(keep).dice_left
 
 
-def reaches_target(situation: Situation) -> bool:
-    """Whether banking now would bring the deciding player to the target (outside the last turn)."""
+def banking_wins(situation: Situation) -> bool:
+    """Whether banking now ends the game with the deciding player in the lead.
+
+    That is under round-ending rules (`EndRule.ROUND`) outside the final round, when the player
+    closes the round and the bank reaches the target (everyone else is still short of it).
+    """
     total = situation.my_score + situation.turn_total
-    return must_beat(situation) is None and total >= situation.rules.target
+    return (
+        situation.rules.end is EndRule.ROUND
+        and situation.ends_round
+        and must_beat(situation) is None
+        and total >= situation.rules.target
+        and total > situation.leader
+        and situation.can_bank
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +95,8 @@ class Expert(SituationStrategy):
     def keep_value(self, situation: Situation, keep: Keep) -> float:
         """What the expert expects after setting ``keep`` aside (points, or a chance to win).
 
-        A keep whose bank reaches the target is banked: it is worth its turn total (and
-        `keep_for` prefers any such keep to one that does not reach the target).
+        A keep after which banking wins is banked: it is worth its turn total (and `keep_for`
+        prefers any such keep to the others).
         """
         after = situation.after_keep(keep)
         beat = must_beat(situation)
@@ -93,29 +107,28 @@ class Expert(SituationStrategy):
             return reach.at(-(-need // unit), after.dice_left)
         table = self._table(situation)
         unit = table.model.unit
-        if reaches_target(after) and after.can_bank:
+        if banking_wins(after):
             return after.turn_total / unit
         return table.value_at(after.turn_total // unit, after.dice_left)
 
     def keep_for(self, situation: Situation) -> Keep:
         """The keep with the best value (the first of equals, so the highest score).
 
-        Outside the last turn a keep that lets it bank at the target comes first.
+        A keep after which banking wins comes first.
         """
 
         def key(keep: Keep) -> tuple[bool, float]:
-            after = situation.after_keep(keep)
-            return (reaches_target(after) and after.can_bank, self.keep_value(situation, keep))
+            return (banking_wins(situation.after_keep(keep)), self.keep_value(situation, keep))
 
         return max(situation.options, key=key)
 
     def roll_for(self, situation: Situation) -> bool:
-        """Throw on where the table says so; bank at the target; on the last turn, until past
+        """Throw on where the table says so; bank when that wins; on the last turn, until past
         the leader."""
         beat = must_beat(situation)
         if beat is not None:
             return situation.my_score + situation.turn_total <= beat
-        if reaches_target(situation):
+        if banking_wins(situation):
             return False
         table = self._table(situation)
         return table.roll_at(situation.turn_total // table.model.unit, situation.dice_left)

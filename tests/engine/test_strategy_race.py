@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
-from engine.rules import find_rules
+from engine.game import Game
+from engine.rules import EndRule, find_rules
 from engine.scoring import score_throw
 from engine.solver_turn import solve_entry, solve_turn
 from engine.strategy_core import Situation
-from engine.strategy_expert import Expert, entry_table, turn_table
+from engine.strategy_expert import Expert, banking_wins, entry_table, turn_table
 
 BUILT_IN = ("greed", "greed-koans", "farkle", "greed-house")
 
@@ -27,29 +29,57 @@ def situation(rules_name: str, **changes: object) -> Situation:
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
-def test_expert_banks_when_the_bank_reaches_the_target(name: str) -> None:
+def test_expert_banks_when_banking_wins() -> None:
+    # OOPSLA Greed ends the round: the second player banking at 5,000 wins at once. With hot dice
+    # the pure turn table would throw five dice on (it banks from 2,800).
+    greed = find_rules("greed")
+    table = turn_table(greed)
+    assert table.roll_at(300 // table.model.unit, 5)
+    closing = situation(
+        "greed", scores=(4750, 4900), turn_total=300, dice_left=5, is_starter=False, ends_round=True
+    )
+    assert banking_wins(closing)
+    assert not Expert().decide_roll(closing)
+    # Short of the target, or starting the round (the other player still has a turn to pass
+    # it), the table decides: a larger lead is harder to pass.
+    assert Expert().decide_roll(replace(closing, scores=(4650, 4900)))
+    opening = replace(closing, is_starter=True, ends_round=False)
+    assert not banking_wins(opening)
+    assert Expert().decide_roll(opening)
+
+
+@pytest.mark.parametrize("name", ["greed-koans", "farkle", "greed-house"])
+def test_reaching_the_target_does_not_win_under_last_turn_rules(name: str) -> None:
     rules = find_rules(name)
-    table = turn_table(rules)
-    dice = rules.dice  # hot dice: the pure turn table throws on far past 300
-    assert table.roll_at(300 // table.model.unit, dice)
-    near = situation(name, scores=(rules.target - 250, 0), turn_total=300, dice_left=dice)
-    assert not Expert().decide_roll(near)
-    short = replace(near, scores=(rules.target - 350, 0))
-    assert Expert().decide_roll(short)  # not there yet: the table decides
+    hot = situation(name, scores=(rules.target - 250, 0), turn_total=300, dice_left=rules.dice)
+    assert not banking_wins(replace(hot, ends_round=True))
+    assert Expert().decide_roll(hot)  # everyone else gets a last turn: play on for a lead
 
 
-def test_expert_keeps_what_reaches_the_target() -> None:
-    # Farkle 1-1-5-2-3-4 at 9,850: keeping a lone 1 is worth the most points in general, but
-    # 1-1 or 1-1-5 bank at the target, so it keeps the larger of those and banks.
-    options = score_throw(find_rules("farkle"), (1, 1, 5, 2, 3, 4)).options
-    start = situation("farkle", scores=(9850, 0), turn_total=0, dice_left=6, options=options)
-    far = replace(start, scores=(1000, 0))
+def test_expert_keeps_what_wins() -> None:
+    # Farkle 1-1-5-2-3-4 played to the end of the round, the closing player at 9,850: keeping a
+    # lone 1 is worth the most points in general, but after 1-1 or 1-1-5 banking wins, so it
+    # keeps the larger of those and banks.
+    rules = replace(find_rules("farkle"), end=EndRule.ROUND)
+    options = score_throw(rules, (1, 1, 5, 2, 3, 4)).options
+    start = replace(
+        situation("farkle", scores=(9850, 0), turn_total=0, dice_left=6, options=options),
+        rules=rules,
+        ends_round=True,
+    )
     expert = Expert()
-    assert expert.keep_for(far).dice == (1,)
+    assert expert.keep_for(replace(start, scores=(1000, 0))).dice == (1,)
     keep = expert.keep_for(start)
     assert keep.dice == (1, 1, 5)
     assert not expert.decide_roll(start.after_keep(keep))
+
+
+def test_situation_knows_who_closes_the_round() -> None:
+    game = Game(find_rules("greed"), ["Ann", "Bob", "Cy"], rng=random.Random(1))
+    assert not Situation.of(game).ends_round
+    game.next_player()
+    game.next_player()
+    assert Situation.of(game).ends_round
 
 
 @pytest.mark.parametrize("name", ["greed", "greed-koans", "farkle"])
