@@ -36,7 +36,7 @@ UNREADABLE = 7
 CENTRED = 0.2  # in die widths: a crop this close to a die centre is "on" it
 BESIDE = 1.3  # out to here a crop learns the offset to the die centre
 FAR = 1.0  # background crops are at least this far from every die centre
-PIP_CROPS = 12  # crops centred on pip candidates per frame, as the reader's search cuts them
+PIP_CROPS = 30  # crops centred on pip candidates per frame, as the reader's search cuts them
 
 
 class Sink:

@@ -95,12 +95,16 @@ class ReaderParams:
     face_colour_tolerance: float = 55.0
     # The die classifier (vision.verify): each face re-read, dice searched around the pips that no
     # face explains. A face is dropped when the classifier gives a die there less than
-    # ``reject_probability``; its value is the classifier's when that is this sure.
-    use_classifier: bool = False
-    classifier_confidence: float = 0.9
+    # ``reject_probability`` (``reject_single_probability`` for a lone pip read as a one); its
+    # value is the classifier's when that is ``classifier_confidence`` sure (``certainty`` to
+    # lower a count of four or more, or to read a die the pips stages could not). A die found
+    # around an unexplained pip needs ``accept_probability``.
+    use_classifier: bool = True
+    classifier_confidence: float = 0.5
+    classifier_certainty: float = 0.95
     reject_probability: float = 0.1
     reject_single_probability: float = 0.5
-    accept_probability: float = 0.5
+    accept_probability: float = 0.8
     search_reach: float = 1.0
     face_reach: float = 0.6
     search_clearance: float = 0.8

@@ -62,10 +62,11 @@ def _crop(pyramid: Pyramid, candidate: _Candidate) -> np.ndarray:
 
 
 def _die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
-    """The die width in the frame: the median of the faces of two pips or more, else of all
-    faces, else from the pip sizes (None: nothing to go by)."""
+    """The die width in the frame: the median width of the faces read (of those with two pips or
+    more, when there are enough of them to outvote a misfit), else from the pip sizes (None:
+    nothing to go by)."""
     several = [f.width for f in faces if f.value is not None and f.value >= 2]
-    if several:
+    if len(several) >= 3:
         return float(np.median(several))
     if faces:
         return float(np.median([f.width for f in faces]))
@@ -137,7 +138,13 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
     if verdict.die_probability < floor:
         return None
     face = replace(face, x=candidate.x, y=candidate.y)
-    if 1 <= best <= 6 and (sure or face.value is None):
+    if face.value is None:
+        # Pips that fit no face: a value only when the classifier is very sure of it.
+        sure = verdict.probabilities[best] >= params.classifier_certainty
+    elif face.value >= 4 and best < face.value:
+        # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
+        sure = verdict.probabilities[best] >= params.classifier_certainty
+    if 1 <= best <= 6 and sure:
         confidence = min(1.0, 0.5 * (face.confidence + verdict.probabilities[best]))
         if face.value == best:
             confidence = max(face.confidence, verdict.probabilities[best])

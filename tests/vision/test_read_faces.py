@@ -119,7 +119,10 @@ def test_a_die_whose_pips_fit_no_face_is_seen_but_unread() -> None:
     unread = next(d for d in reading.dice if d.value is None)
     assert abs(unread.center[0] - 320) < 15 and abs(unread.center[1] - 240) < 15
     assert not reading.is_complete
-    assert read(draw([odd]), ReaderParams(report_unread=False)).is_empty
+    # Without unread dice the pip stages report nothing here (the classifier, looking around
+    # the leftover pips, takes this made-up layout for the two its corners look like).
+    quiet = ReaderParams(report_unread=False, use_classifier=False)
+    assert read(draw([odd]), quiet).is_empty
 
 
 def test_pips_with_the_grey_level_of_their_face_are_found_by_colour() -> None:
