@@ -87,10 +87,7 @@ def _centre(
 ) -> list[_Candidate]:
     """Each candidate moved to the die centre its first crop points to; faces first, the
     candidates that land on a die already taken dropped."""
-    order = sorted(
-        range(len(starts)),
-        key=lambda i: (starts[i].face is None, -(starts[i].face or _NO_FACE).confidence),
-    )
+    order = sorted(range(len(starts)), key=lambda i: -_priority(starts[i]))
     moved: list[_Candidate] = []
     for i in order:
         start, verdict = starts[i], verdicts[i]
@@ -109,6 +106,11 @@ def _centre(
             continue
         moved.append(_Candidate(x, y, start.width, start.face))
     return moved
+
+
+def _priority(candidate: _Candidate) -> float:
+    """Faces before searches, the surest face first."""
+    return 1.0 + candidate.face.confidence if candidate.face is not None else 0.0
 
 
 def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Face | None:
@@ -150,9 +152,6 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
             confidence = max(face.confidence, verdict.probabilities[best])
         return replace(face, value=best, confidence=confidence)
     return face
-
-
-_NO_FACE = Face(0.0, 0.0, (1.0, 0.0), (0.0, 1.0), (), None, 1.0, 0.0)
 
 
 def _unexplained(

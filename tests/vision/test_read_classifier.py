@@ -1,0 +1,41 @@
+"""The reader with its classifier against the pip stages alone, on pips that are hard to see."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from vision import ReaderParams, read
+from vision.evaluation import LabelledDie, Score, score_image
+from vision.render import render_tray, style_from_seed
+
+HARD = ("black-red", "marbled", "swirl-blue", "swirl-red", "smoke-red")
+"""Schemes whose pips differ from the face mostly in colour or sit on a patterned face."""
+
+
+def _score(params: ReaderParams) -> Score:
+    total = Score()
+    for seed in range(12):
+        style = replace(
+            style_from_seed(seed, die_size=(44.0, 50.0)), schemes=(HARD[seed % len(HARD)],)
+        )
+        values = [1 + (seed + k) % 6 for k in range(4)]
+        tray = render_tray(values, seed=500 + seed, style=style)
+        labels = [
+            LabelledDie(
+                d.center[0] - d.size_px / 2,
+                d.center[1] - d.size_px / 2,
+                d.center[0] + d.size_px / 2,
+                d.center[1] + d.size_px / 2,
+                d.value,
+            )
+            for d in tray.dice
+        ]
+        total += score_image(read(tray.frame, params), labels)
+    return total
+
+
+def test_the_classifier_reads_dice_the_pip_stages_miss() -> None:
+    alone = _score(ReaderParams(use_classifier=False))
+    both = _score(ReaderParams())
+    assert both.correct >= alone.correct + 4, (alone, both)
+    assert both.precision >= alone.precision - 0.02, (alone, both)
