@@ -97,8 +97,8 @@ class ReaderParams:
     # face explains. A face is dropped when the classifier gives a die there less than
     # ``reject_probability`` (``reject_single_probability`` for a lone pip read as a one); its
     # value is the classifier's when that is ``classifier_confidence`` sure (``certainty`` to
-    # lower a count of four or more, or to read a die the pips stages could not). A die found
-    # around an unexplained pip needs ``accept_probability``.
+    # lower a count of four or more). A die found around an unexplained pip needs
+    # ``accept_probability``.
     use_classifier: bool = True
     classifier_confidence: float = 0.5
     classifier_certainty: float = 0.95

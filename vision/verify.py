@@ -77,7 +77,7 @@ def _die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -
 
 def _width_of(face: Face, width: float) -> float:
     """A face's own width when it is close to the frame's, else the frame's."""
-    if face.value is not None and face.value >= 2 and 0.7 < face.width / width < 1.4:
+    if face.value is not None and face.value >= 2 and 0.6 < face.width / width < 1.6:
         return face.width
     return width
 
@@ -139,11 +139,10 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
     floor = params.reject_single_probability if len(face.pips) == 1 else params.reject_probability
     if verdict.die_probability < floor:
         return None
-    face = replace(face, x=candidate.x, y=candidate.y)
     if face.value is None:
-        # Pips that fit no face: a value only when the classifier is very sure of it.
-        sure = verdict.probabilities[best] >= params.classifier_certainty
-    elif face.value >= 4 and best < face.value:
+        # The centre of pips that fit no face is rough; a face fitted on its grid is exact.
+        face = replace(face, x=candidate.x, y=candidate.y)
+    if face.value is not None and face.value >= 4 and best < face.value:
         # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
         sure = verdict.probabilities[best] >= params.classifier_certainty
     if 1 <= best <= 6 and sure:
