@@ -104,7 +104,7 @@ class ReaderParams:
     classifier_certainty: float = 0.95
     reject_probability: float = 0.1
     reject_single_probability: float = 0.5
-    accept_probability: float = 0.8
+    accept_probability: float = 0.95
     search_reach: float = 1.0
     face_reach: float = 0.6
     search_clearance: float = 0.8
