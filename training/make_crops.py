@@ -178,7 +178,7 @@ def real(seed: int, sink: Sink) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--synthetic", type=int, default=4000)
+    parser.add_argument("--synthetic", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-real", action="store_true")
     args = parser.parse_args()
