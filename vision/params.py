@@ -119,3 +119,15 @@ class ReaderParams:
             raise InvalidParams(f"block_size must be odd and 3 or more, not {self.block_size!r}")
         if self.planes not in (1, 2):
             raise InvalidParams(f"planes must be 1 (grey) or 2 (grey and red), not {self.planes!r}")
+        for name in (
+            "classifier_confidence",
+            "classifier_certainty",
+            "reject_probability",
+            "reject_single_probability",
+            "accept_probability",
+        ):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise InvalidParams(f"{name} is a probability in [0, 1], not {value!r}")
+        if self.max_searches < 0:
+            raise InvalidParams(f"max_searches cannot be negative, not {self.max_searches!r}")

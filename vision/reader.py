@@ -1,7 +1,9 @@
 """The dice reader: a frame in, every die seen with its value, centre, box and confidence out.
 
 The pipeline, one stage per module: `vision.validate` (is this a frame?), `vision.pips` (pip
-candidates), `vision.faces` (pips grouped into faces by their grid), `vision.roi` (throwing area).
+candidates), `vision.faces` (pips grouped into faces by their grid), `vision.unread` (dice seen but
+not read), `vision.verify` (every die re-read, and missed dice found, by a small CNN:
+`vision.classify`), `vision.roi` (throwing area).
 """
 
 from __future__ import annotations

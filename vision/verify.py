@@ -123,8 +123,10 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
     if face is None:
         if verdict.die_probability < params.accept_probability:
             return None
-        step = candidate.width / params.die_width_per_spacing
         value = None if best == UNREADABLE else verdict.value
+        if value is None and not params.report_unread:
+            return None
+        step = candidate.width / params.die_width_per_spacing
         return Face(
             candidate.x,
             candidate.y,

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from vision.blobs import ROUND
 from vision.crops import pyramid_of
+from vision.errors import InvalidParams
 from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
@@ -54,3 +57,10 @@ def test_a_die_no_face_explains_is_found_from_one_of_its_pips() -> None:
             < 0.2 * missed.size_px
         )
         assert found.value == value
+
+
+def test_classifier_thresholds_must_be_probabilities() -> None:
+    with pytest.raises(InvalidParams, match="accept_probability"):
+        ReaderParams(accept_probability=1.5)
+    with pytest.raises(InvalidParams, match="max_searches"):
+        ReaderParams(max_searches=-1)
