@@ -98,7 +98,8 @@ class ReaderParams:
     # ``reject_probability`` (``reject_single_probability`` for a lone pip read as a one); its
     # value is the classifier's when that is ``classifier_confidence`` sure (``certainty`` to
     # lower a count of four or more). A die found around an unexplained pip needs
-    # ``accept_probability``.
+    # ``accept_probability``. Each die is classified ``classifier_turns`` times, turned by 90°
+    # each time, and the verdicts averaged.
     use_classifier: bool = True
     classifier_confidence: float = 0.5
     classifier_certainty: float = 0.95
@@ -110,6 +111,7 @@ class ReaderParams:
     search_clearance: float = 0.8
     search_elongation_excess: float = 0.2
     max_searches: int = 24
+    classifier_turns: int = 2
     die_width_per_pip: float = 5.5
 
     def __post_init__(self) -> None:
@@ -129,5 +131,9 @@ class ReaderParams:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidParams(f"{name} is a probability in [0, 1], not {value!r}")
+        if self.classifier_turns < 1:
+            raise InvalidParams(
+                f"classifier_turns must be 1 or more, not {self.classifier_turns!r}"
+            )
         if self.max_searches < 0:
             raise InvalidParams(f"max_searches cannot be negative, not {self.max_searches!r}")

@@ -48,7 +48,7 @@ def verify(
     if not starts:
         return faces
     centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params)
-    verdicts = classify([_crop(pyramid, c) for c in centred])
+    verdicts = _read_turned(pyramid, centred, params.classifier_turns)
     dice = []
     for candidate, verdict in zip(centred, verdicts, strict=True):
         die = _decide(candidate, verdict, params)
@@ -57,8 +57,22 @@ def verify(
     return dice
 
 
-def _crop(pyramid: Pyramid, candidate: _Candidate) -> np.ndarray:
-    return die_crop(pyramid, (candidate.x, candidate.y), candidate.width)
+def _crop(pyramid: Pyramid, candidate: _Candidate, angle: float = 0.0) -> np.ndarray:
+    return die_crop(pyramid, (candidate.x, candidate.y), candidate.width, angle)
+
+
+def _read_turned(pyramid: Pyramid, centred: list[_Candidate], turns: int) -> list[Verdict]:
+    """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
+    (``turns`` of them), their probabilities averaged: a face reads the same turned."""
+    angles = [90.0 * k for k in range(max(1, turns))]
+    verdicts = classify([_crop(pyramid, c, a) for a in angles for c in centred])
+    count = len(centred)
+    averaged = []
+    for i in range(count):
+        group = [verdicts[k * count + i] for k in range(len(angles))]
+        probabilities = np.mean([v.probabilities for v in group], axis=0)
+        averaged.append(Verdict(tuple(float(p) for p in probabilities), group[0].offset))
+    return averaged
 
 
 def _die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
