@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from training.split import is_training  # noqa: E402
 from vision import ReaderParams, read  # noqa: E402
-from vision.evaluation import LabelledDie, Score, score_image  # noqa: E402
+from vision.evaluation import LabelledDie, Score, rendered_labels, score_image  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 
@@ -90,10 +90,7 @@ def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
     for seed in range(throws):
         values = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
         tray = render_tray(values, seed=seed)
-        labels = []
-        for die in tray.dice:
-            (cx, cy), half = die.center, die.size_px / 2  # the top face, where the pips are
-            labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, die.value))
+        labels = rendered_labels(tray.dice)
         start = time.perf_counter()
         reading = read(tray.frame, params)
         seconds += time.perf_counter() - start

@@ -9,6 +9,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from vision.render_core import RenderedDie
 from vision.types import Reading
 
 
@@ -27,6 +28,15 @@ class LabelledDie:
     def center(self) -> tuple[float, float]:
         """The centre of the labelled box."""
         return ((self.x_min + self.x_max) / 2, (self.y_min + self.y_max) / 2)
+
+
+def rendered_labels(dice: Iterable[RenderedDie]) -> list[LabelledDie]:
+    """Labels for rendered dice: each die's top face (where the pips are) as its box."""
+    labels = []
+    for die in dice:
+        (cx, cy), half = die.center, die.size_px / 2
+        labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, die.value))
+    return labels
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,20 +18,9 @@ from engine.strategy_expert import Expert, turn_table
 from engine.strategy_greedy import PERSONALITIES, Greedy
 from engine.strategy_optimal import Optimal, memory_tables
 from engine.strategy_play import play_game
+from tests.engine.situations import situation
 
 FARKLE = find_rules("farkle")
-
-
-def situation(rules_name: str = "farkle", **changes: object) -> Situation:
-    base = Situation(
-        rules=find_rules(rules_name),
-        scores=(1000, 1500),
-        me=0,
-        turn_total=300,
-        dice_left=3,
-        entered=(True, True),
-    )
-    return replace(base, **changes)  # type: ignore[arg-type]
 
 
 # --- specs ---------------------------------------------------------------------------------------

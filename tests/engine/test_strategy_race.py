@@ -13,20 +13,9 @@ from engine.scoring import score_throw
 from engine.solver_turn import solve_entry, solve_turn
 from engine.strategy_core import Situation
 from engine.strategy_expert import Expert, banking_wins, entry_table, turn_table
+from tests.engine.situations import situation
 
 BUILT_IN = ("greed", "greed-koans", "farkle", "greed-house")
-
-
-def situation(rules_name: str, **changes: object) -> Situation:
-    base = Situation(
-        rules=find_rules(rules_name),
-        scores=(1000, 1500),
-        me=0,
-        turn_total=300,
-        dice_left=3,
-        entered=(True, True),
-    )
-    return replace(base, **changes)  # type: ignore[arg-type]
 
 
 def test_expert_banks_when_banking_wins() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vision import ReaderParams, read
-from vision.evaluation import LabelledDie, Score, score_image
+from vision.evaluation import Score, rendered_labels, score_image
 from vision.render import render_tray, style_from_seed
 
 HARD = ("black-red", "marbled", "swirl-blue", "swirl-red", "smoke-red")
@@ -20,17 +20,7 @@ def _score(params: ReaderParams) -> Score:
         )
         values = [1 + (seed + k) % 6 for k in range(4)]
         tray = render_tray(values, seed=500 + seed, style=style)
-        labels = [
-            LabelledDie(
-                d.center[0] - d.size_px / 2,
-                d.center[1] - d.size_px / 2,
-                d.center[0] + d.size_px / 2,
-                d.center[1] + d.size_px / 2,
-                d.value,
-            )
-            for d in tray.dice
-        ]
-        total += score_image(read(tray.frame, params), labels)
+        total += score_image(read(tray.frame, params), rendered_labels(tray.dice))
     return total
 
 

@@ -5,23 +5,13 @@ from __future__ import annotations
 import pytest
 
 from vision import read
-from vision.evaluation import LabelledDie, Score, score_image
+from vision.evaluation import Score, rendered_labels, score_image
 from vision.render import TrayStyle, render_tray
 
 
 def truth(values: list[int], seed: int, style: TrayStyle | None = None) -> Score:
     tray = render_tray(values, seed=seed, style=style)
-    labels = [
-        LabelledDie(
-            d.center[0] - d.size_px / 2,
-            d.center[1] - d.size_px / 2,
-            d.center[0] + d.size_px / 2,
-            d.center[1] + d.size_px / 2,
-            d.value,
-        )
-        for d in tray.dice
-        if d.value is not None
-    ]
+    labels = rendered_labels(d for d in tray.dice if d.value is not None)
     return score_image(read(tray.frame), labels)
 
 
