@@ -163,7 +163,7 @@ def real(seed: int, sink: Sink) -> None:
             frame = cv2.imread(str(folder / image))
             if frame is None:
                 continue
-            reading = read(frame)
+            reading = read(frame, ReaderParams(use_classifier=False))  # not the weights being made
             widths = [max(d.box.w, d.box.h) / 1.2 for d in reading.dice if d.value is not None]
             if widths:
                 size = float(np.median(widths))
