@@ -26,17 +26,22 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from vision_accuracy import DATASETS, load_labels  # noqa: E402
 
 from training.split import is_training  # noqa: E402
-from vision import read  # noqa: E402
 from vision.crops import CROP_SIZE, die_crop, pyramid_of  # noqa: E402
+from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
-from vision.pips import find_pips, to_gray  # noqa: E402
+from vision.pips import Pip  # noqa: E402
+from vision.reader import find_pip_faces  # noqa: E402
 from vision.render import render_tray  # noqa: E402
+from vision.verify import die_width, width_of  # noqa: E402
 
+PARAMS = ReaderParams()
 UNREADABLE = 7
 CENTRED = 0.2  # in die widths: a crop this close to a die centre is "on" it
 BESIDE = 1.3  # out to here a crop learns the offset to the die centre
 FAR = 1.0  # background crops are at least this far from every die centre
 PIP_CROPS = 30  # crops centred on pip candidates per frame, as the reader's search cuts them
+SCALE_CROPS = 20  # pip candidates per frame also cut at the die widths they suggest themselves
+LIKE_SIZE = 0.35  # a crop width within exp(+-this) of the die's is the die's size; beyond, not
 
 
 class Sink:
@@ -68,13 +73,29 @@ def cut_frame(
     per_die: int,
     beside: int,
     background: int,
+    face_turns: int,
     source: int,
 ) -> None:
     """Cut the crops of one frame whose dice are (x, y, width, class)."""
     pyramid = pyramid_of(frame)
-    _pip_crops(frame, pyramid, dice, rng, sink, source)
+    pips, faces = find_pip_faces(frame)
+    if dice:
+        _face_crops(pyramid, faces, dice, face_turns, sink, source)
+    _pip_crops(pips, pyramid, dice, rng, sink, source)
     height, width = frame.shape[:2]
     for x, y, w, cls in dice:
+        # The die at a size far from its own is no die of that size: the reader's search tries
+        # several widths around a pip and keeps the one the classifier is sure of.
+        ratio = rng.uniform(LIKE_SIZE + 0.15, 1.2) * (1 if rng.random() < 0.5 else -1)
+        jitter = CENTRED * w * math.sqrt(rng.random())
+        theta = rng.uniform(0, 2 * math.pi)
+        crop = die_crop(
+            pyramid,
+            (x + jitter * math.cos(theta), y + jitter * math.sin(theta)),
+            w * math.exp(ratio),
+            rng.uniform(0, 360),
+        )
+        sink.add(crop, 0, None, source)
         for k in range(per_die + beside):
             on = k < per_die
             radius = (
@@ -85,11 +106,7 @@ def cut_frame(
             angle = rng.uniform(0, 360)
             scale = math.exp(rng.uniform(-0.25, 0.25))
             crop = die_crop(pyramid, (cx, cy), w * scale, angle)
-            a = math.radians(angle)
-            dx, dy = (x - cx) / (w * scale), (y - cy) / (w * scale)
-            # getRotationMatrix2D turns the picture by +angle (counter-clockwise on screen).
-            ox = math.cos(a) * dx + math.sin(a) * dy
-            oy = -math.sin(a) * dx + math.cos(a) * dy
+            ox, oy = _turned((x - cx) / (w * scale), (y - cy) / (w * scale), angle)
             if rng.random() < 0.5:
                 crop = crop[:, ::-1].copy()
                 ox = -ox
@@ -108,8 +125,38 @@ def cut_frame(
         made += 1
 
 
+def _turned(dx: float, dy: float, angle: float) -> tuple[float, float]:
+    """An offset in the frame as seen in a crop turned by ``angle`` degrees (getRotationMatrix2D
+    turns the picture by +angle, counter-clockwise on screen)."""
+    a = math.radians(angle)
+    return math.cos(a) * dx + math.sin(a) * dy, -math.sin(a) * dx + math.cos(a) * dy
+
+
+def _face_crops(
+    pyramid: tuple[np.ndarray, ...],
+    faces: list[Face],
+    dice: list[tuple[float, float, float, int]],
+    turns: int,
+    sink: Sink,
+    source: int,
+) -> None:
+    """Crops on the faces the pip stages find, at their centre and width, turned as
+    `vision.verify` turns them: a face on no labelled die (the side face of a die seen obliquely,
+    a key of a keyboard, two screw heads) is class 0."""
+    for face in faces:
+        x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - face.x, d[1] - face.y))
+        width = width_of(face, w, PARAMS)
+        distance = math.hypot(x - face.x, y - face.y) / w
+        for angle in (90.0 * k for k in range(turns)):
+            crop = die_crop(pyramid, (face.x, face.y), width, angle)
+            offset = None
+            if distance < BESIDE:
+                offset = _turned((x - face.x) / width, (y - face.y) / width, angle)
+            sink.add(crop, cls if distance < CENTRED else 0, offset, source)
+
+
 def _pip_crops(
-    frame: np.ndarray,
+    pips: tuple[Pip, ...],
     pyramid: tuple[np.ndarray, ...],
     dice: list[tuple[float, float, float, int]],
     rng: np.random.Generator,
@@ -121,15 +168,25 @@ def _pip_crops(
     if not dice:
         return
     size = float(np.median([d[2] for d in dice]))
-    pips = list(find_pips(frame, to_gray(frame), ReaderParams()))
-    rng.shuffle(pips)  # type: ignore[arg-type]
-    for pip in pips[:PIP_CROPS]:
+    shuffled = [pips[k] for k in rng.permutation(len(pips))]
+    for pip in shuffled[:PIP_CROPS]:
         x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))
         distance = math.hypot(x - pip.x, y - pip.y) / w
         width = size * math.exp(rng.uniform(-0.15, 0.15))
         crop = die_crop(pyramid, (pip.x, pip.y), width)
         offset = ((x - pip.x) / width, (y - pip.y) / width) if distance < BESIDE else None
         sink.add(crop, cls if distance < CENTRED else 0, offset, source)
+    # The widths the search also tries around a pip (vision.verify): the wrong ones are no die.
+    for pip in shuffled[:SCALE_CROPS]:
+        for width in (
+            PARAMS.die_width_per_blob * pip.diameter,
+            PARAMS.die_width_per_pip * pip.diameter,
+        ):
+            x, y, w, _ = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))
+            if width >= PARAMS.min_die_width and abs(math.log(width / w)) > LIKE_SIZE:
+                sink.add(
+                    die_crop(pyramid, (pip.x, pip.y), width, rng.uniform(0, 360)), 0, None, source
+                )
 
 
 def synthetic(frames: int, seed: int, sink: Sink) -> None:
@@ -145,7 +202,9 @@ def synthetic(frames: int, seed: int, sink: Sink) -> None:
             dice.append(
                 (die.center[0], die.center[1], die.size_px, die.value if readable else UNREADABLE)
             )
-        cut_frame(tray.frame, dice, rng, sink, per_die=3, beside=1, background=3, source=0)
+        cut_frame(
+            tray.frame, dice, rng, sink, per_die=3, beside=1, background=3, face_turns=2, source=0
+        )
         if index % 500 == 0:
             print(f"  synthetic {index}/{frames}, {len(sink.crops)} crops", flush=True)
 
@@ -163,14 +222,23 @@ def real(seed: int, sink: Sink) -> None:
             frame = cv2.imread(str(folder / image))
             if frame is None:
                 continue
-            reading = read(frame, ReaderParams(use_classifier=False))  # not the weights being made
-            widths = [max(d.box.w, d.box.h) / 1.2 for d in reading.dice if d.value is not None]
-            if widths:
-                size = float(np.median(widths))
-            else:
+            # The die width as the reader tells it before the classifier (not from the weights
+            # being made), so crops are cut at the widths the reader will cut them.
+            size = die_width(*find_pip_faces(frame), PARAMS)
+            if size is None:
                 size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
             dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]
-            cut_frame(frame, dice, rng, sink, per_die=16, beside=4, background=12, source=source)
+            cut_frame(
+                frame,
+                dice,
+                rng,
+                sink,
+                per_die=16,
+                beside=4,
+                background=12,
+                face_turns=4,
+                source=source,
+            )
             images += 1
         print(f"  {folder.name}: {images} training photos, {len(sink.crops)} crops", flush=True)
 

@@ -62,6 +62,24 @@ def normalise(crops: torch.Tensor) -> torch.Tensor:
     return (crops - mean) / spread
 
 
+def turn(
+    crops: torch.Tensor, offsets: torch.Tensor, gen: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each crop turned by a random multiple of 90 degrees and perhaps mirrored, its offset
+    with it: a die shows the same value whichever way it lies."""
+    crops, offsets = crops.clone(), offsets.clone()
+    turns = torch.randint(0, 4, (crops.shape[0],), generator=gen)
+    for k in range(1, 4):
+        pick = turns == k
+        crops[pick] = torch.rot90(crops[pick], k, dims=(2, 3))
+        for _ in range(k):  # rot90 moves the pixel at (x, y) from the centre to (y, -x)
+            offsets[pick] = torch.stack((offsets[pick, 1], -offsets[pick, 0]), dim=1)
+    mirror = torch.rand(crops.shape[0], generator=gen) < 0.5
+    crops[mirror] = torch.flip(crops[mirror], dims=(3,))
+    offsets[mirror, 0] = -offsets[mirror, 0]
+    return crops, offsets
+
+
 def augment(crops: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """Colour changes a crop does not tell the class by: swapped channels, grey, noise, contrast."""
     n = crops.shape[0]
@@ -100,7 +118,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path)
     parser.add_argument("out", type=Path)
-    parser.add_argument("--epochs", type=int, default=9)
+    parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
@@ -128,13 +146,13 @@ def main() -> int:
         total = 0.0
         for i in range(len(train) // 256):
             idx = shuffled[i * 256 : (i + 1) * 256]
-            x = normalise(augment(crops[idx].float(), gen))
-            out = model(x)
+            x, target = turn(crops[idx].float(), offsets[idx], gen)
+            out = model(normalise(augment(x, gen)))
             loss = cross(out[:, :CLASSES], classes[idx])
             mask = has_offset[idx]
             if mask.any():
                 loss = loss + 2.0 * nn.functional.smooth_l1_loss(
-                    out[mask, CLASSES:], offsets[idx][mask], beta=0.1
+                    out[mask, CLASSES:], target[mask], beta=0.1
                 )
             optimiser.zero_grad()
             loss.backward()

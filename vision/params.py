@@ -103,16 +103,22 @@ class ReaderParams:
     use_classifier: bool = True
     classifier_confidence: float = 0.5
     classifier_certainty: float = 0.95
-    reject_probability: float = 0.1
-    reject_single_probability: float = 0.5
-    accept_probability: float = 0.95
+    reject_probability: float = 0.55
+    reject_single_probability: float = 0.55
+    accept_probability: float = 0.85
     search_reach: float = 1.0
     face_reach: float = 0.6
-    search_clearance: float = 0.8
+    search_clearance: float = 0.6
     search_elongation_excess: float = 0.2
     max_searches: int = 24
     classifier_turns: int = 2
-    die_width_per_pip: float = 5.5
+    # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter.
+    die_width_per_face: float = 1.33
+    die_width_per_pip: float = 6.0
+    # A blob at least ``min_die_width`` pixels across may be a die whose pips did not show: it is
+    # looked for as a die ``die_width_per_blob`` times as wide.
+    min_die_width: float = 16.0
+    die_width_per_blob: float = 1.2
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:

@@ -18,7 +18,7 @@ from vision.crops import pyramid_of
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.params import ReaderParams
-from vision.pips import find_pips, planes_of, to_gray
+from vision.pips import Pip, find_pips, planes_of, to_gray
 from vision.roi import is_inside
 from vision.types import Box, DieReading, Frame, Reading
 from vision.unread import unread_dice
@@ -40,16 +40,10 @@ def read(
     "dice" (the dice read, boxed with their values).
     """
     frame = check_frame(frame)
-    gray = to_gray(frame)
-    smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
-    smooth_planes = planes_of(smooth)
-    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes)
-    faces = find_faces(pips, smooth_planes, smooth.astype(np.float32), params)
-    if params.report_unread:
-        faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
+    pips, faces = find_pip_faces(frame, params, debug)
     if params.use_classifier:
         faces = verify(pyramid_of(frame), pips, faces, params)
-    height, width = gray.shape
+    height, width = frame.shape[:2]
     dice = [
         _die(face, width, height, params)
         for face in faces
@@ -60,6 +54,21 @@ def read(
     if debug is not None:
         debug("dice", annotate(frame, reading))
     return reading
+
+
+def find_pip_faces(
+    frame: Frame, params: ReaderParams = DEFAULT_PARAMS, debug: Debug | None = None
+) -> tuple[tuple[Pip, ...], list[Face]]:
+    """The pip stages alone on a checked frame: the pip candidates and the faces (and unread
+    dice) they form, before the classifier. Training cuts its crops where these stages look."""
+    gray = to_gray(frame)
+    smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
+    smooth_planes = planes_of(smooth)
+    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes)
+    faces = find_faces(pips, smooth_planes, smooth.astype(np.float32), params)
+    if params.report_unread:
+        faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
+    return pips, faces
 
 
 def _die(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:

@@ -1,10 +1,13 @@
 """Stage 4: every die candidate read again by the die classifier (`vision.classify`).
 
 The pip stages find most dice, but miss those whose pips contrast only in colour (red pips on a
-black die, dark pips on a marbled one) and miscount some. Here every face found, and every pip that
-no face explains, is a candidate: a first crop around it says where the die centre lies from there,
-a second crop cut on that centre says whether a die is there and which face it shows. Die widths
-come from the faces read (all dice in a tray are the same size), else from the pip sizes.
+black die, dark pips on a marbled one) and miscount some. Here each face found is a candidate: a
+first crop around it says where the die centre lies from there, a second crop cut on that centre
+says whether a die is there and which face it shows. Then the pips that no die kept explains are
+candidates too, each at the die widths it suggests (the frame's, or a die of its own size: it may
+be a pip, or a whole die seen as one blob); the surest die wins where several land on one.
+Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
+tray are the same size), else from the pip sizes.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from vision.pips import Pip
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
+_LIKE_WIDTHS = 1.3
+"""Die widths closer than this ratio are one width for the classifier (trained over +-25 %)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,21 +45,51 @@ def verify(
 ) -> list[Face]:
     """The faces re-read by the classifier (their values checked, those it rejects dropped) and
     the dice it finds around the pips that no face explains."""
-    width = _die_width(pips, faces, params)
+    width = die_width(pips, faces, params)
     if width is None:
         return faces
-    starts = [_Candidate(f.x, f.y, _width_of(f, width), f) for f in faces]
-    starts += [_Candidate(x, y, width, None) for x, y in _unexplained(pips, faces, width, params)]
-    if not starts:
-        return faces
-    centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params)
-    verdicts = _read_turned(pyramid, centred, params.classifier_turns)
+    starts = [_Candidate(f.x, f.y, width_of(f, width, params), f) for f in faces]
     dice = []
-    for candidate, verdict in zip(centred, verdicts, strict=True):
+    if starts:
+        centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params)
+        verdicts = _read_turned(pyramid, centred, params.classifier_turns)
+        for candidate, verdict in zip(centred, verdicts, strict=True):
+            die = _decide(candidate, verdict, params)
+            if die is not None:
+                dice.append(die)
+    # The faces the classifier kept tell the die width better than all the faces found.
+    width = die_width(pips, dice, params) or width
+    return dice + _search(pyramid, pips, dice, width, params)
+
+
+def _search(
+    pyramid: Pyramid, pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
+) -> list[Face]:
+    """The dice found around the pips that no die explains: each looked for at the frame's die
+    width and at the widths the pip itself suggests (it may be a pip, or a whole die seen as one
+    dark or bright blob); the surest die wins where several land on one."""
+    starts = _unexplained(pips, dice, width, params)
+    if not starts:
+        return []
+    centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, dice)
+    verdicts = _read_turned(pyramid, centred, params.classifier_turns)
+    ranked = sorted(zip(centred, verdicts, strict=True), key=lambda cv: -cv[1].die_probability)
+    found: list[Face] = []
+    for candidate, verdict in ranked:
+        if _is_taken(candidate.x, candidate.y, candidate.width, found, params):
+            continue
         die = _decide(candidate, verdict, params)
         if die is not None:
-            dice.append(die)
-    return dice
+            found.append(die)
+    return found
+
+
+def _is_taken(x: float, y: float, width: float, dice: list[Face], params: ReaderParams) -> bool:
+    """Whether a die at (x, y) would overlap one of ``dice``."""
+    return any(
+        math.hypot(x - d.x, y - d.y) < params.search_clearance * max(width, true_width(d, params))
+        for d in dice
+    )
 
 
 def _crop(pyramid: Pyramid, candidate: _Candidate, angle: float = 0.0) -> np.ndarray:
@@ -75,32 +110,43 @@ def _read_turned(pyramid: Pyramid, centred: list[_Candidate], turns: int) -> lis
     return averaged
 
 
-def _die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
-    """The die width in the frame: the median width of the faces read (of those with two pips or
-    more, when there are enough of them to outvote a misfit), else from the pip sizes (None:
-    nothing to go by)."""
-    several = [f.width for f in faces if f.value is not None and f.value >= 2]
+def true_width(face: Face, params: ReaderParams) -> float:
+    """The width of a face's die, edge to edge: a face's width is told by its pip grid, which
+    spans less of a die than its edges do (``die_width_per_face``); a die of one pip, or found
+    by the classifier, already has its whole width."""
+    return face.width * (params.die_width_per_face if len(face.pips) >= 2 else 1.0)
+
+
+def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
+    """The die width (edge to edge) in the frame: the median width of the faces read (of those
+    with two pips or more, when there are enough of them to outvote a misfit), else from the pip
+    sizes (None: nothing to go by)."""
+    several = [true_width(f, params) for f in faces if f.value is not None and f.value >= 2]
     if len(several) >= 3:
         return float(np.median(several))
     if faces:
-        return float(np.median([f.width for f in faces]))
+        return float(np.median([true_width(f, params) for f in faces]))
     if pips:
         return params.die_width_per_pip * float(np.median([p.diameter for p in pips]))
     return None
 
 
-def _width_of(face: Face, width: float) -> float:
-    """A face's own width when it is close to the frame's, else the frame's."""
-    if face.value is not None and face.value >= 2 and 0.6 < face.width / width < 1.6:
-        return face.width
+def width_of(face: Face, width: float, params: ReaderParams) -> float:
+    """A face's own die width when it is close to the frame's, else the frame's."""
+    own = true_width(face, params)
+    if face.value is not None and face.value >= 2 and 0.6 < own / width < 1.6:
+        return own
     return width
 
 
 def _centre(
-    starts: list[_Candidate], verdicts: list[Verdict], params: ReaderParams
+    starts: list[_Candidate],
+    verdicts: list[Verdict],
+    params: ReaderParams,
+    taken: list[Face] | None = None,
 ) -> list[_Candidate]:
     """Each candidate moved to the die centre its first crop points to; faces first, the
-    candidates that land on a die already taken dropped."""
+    candidates that land on a die already ``taken`` or on another of like width dropped."""
     order = sorted(range(len(starts)), key=lambda i: -_priority(starts[i]))
     moved: list[_Candidate] = []
     for i in order:
@@ -115,8 +161,14 @@ def _centre(
         elif distance < _STILL:
             ox = oy = 0.0
         x, y = start.x + ox * start.width, start.y + oy * start.width
+        if taken and _is_taken(x, y, start.width, taken, params):
+            continue
         clearance = params.search_clearance * start.width
-        if any(math.hypot(x - m.x, y - m.y) < clearance for m in moved):
+        if any(
+            math.hypot(x - m.x, y - m.y) < clearance
+            and max(m.width, start.width) < _LIKE_WIDTHS * min(m.width, start.width)
+            for m in moved
+        ):
             continue
         moved.append(_Candidate(x, y, start.width, start.face))
     return moved
@@ -140,7 +192,7 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
         value = None if best == UNREADABLE else verdict.value
         if value is None and not params.report_unread:
             return None
-        step = candidate.width / params.die_width_per_spacing
+        step = candidate.width / params.die_width_per_face / params.die_width_per_spacing
         return Face(
             candidate.x,
             candidate.y,
@@ -170,24 +222,42 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
 
 
 def _unexplained(
-    pips: tuple[Pip, ...], faces: list[Face], width: float, params: ReaderParams
-) -> list[tuple[float, float]]:
-    """Where the pips no face explains are, the strongest first, near ones merged. Pips much
-    more elongated than those of the faces read are on the sides of dice seen obliquely."""
-    used = {k for face in faces for k in face.pips}
+    pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
+) -> list[_Candidate]:
+    """Where to look for the dice no die read explains: around each pip that no die holds, the
+    strongest first, near ones merged, at the die widths it suggests. A pip of a die of the
+    frame's width is looked for at that width (unless it is much more elongated than the pips of
+    the dice read: those lie on the sides of dice seen obliquely); any blob large enough to be a
+    die of its own is also looked for as one (a dark die whose pips did not show), and a pip
+    far from the frame's pip size as a pip of a die of its own size."""
+    used = {k for die in dice for k in die.pips}
     flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
     most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
-    starts: list[tuple[float, float]] = []
+    starts: list[_Candidate] = []
+    points: list[tuple[float, float]] = []
     for k, pip in enumerate(pips):
-        if len(starts) >= params.max_searches:
+        if len(points) >= params.max_searches:
             break
-        if k in used or not 0.08 * width <= pip.diameter <= 0.4 * width:
+        if k in used or any(
+            math.hypot(pip.x - d.x, pip.y - d.y) < 0.45 * true_width(d, params) for d in dice
+        ):
             continue
-        if pip.elongation > most_elongated:
+        if any(math.hypot(pip.x - x, pip.y - y) < 0.25 * width for x, y in points):
             continue
-        if any(math.hypot(pip.x - f.x, pip.y - f.y) < 0.6 * width for f in faces):
-            continue
-        if any(math.hypot(pip.x - x, pip.y - y) < 0.35 * width for x, y in starts):
-            continue
-        starts.append((pip.x, pip.y))
+        widths = []
+        if 0.06 * width <= pip.diameter <= 0.3 * width and pip.elongation <= most_elongated:
+            widths.append(width)
+        if pip.diameter >= params.min_die_width:
+            widths.append(params.die_width_per_blob * pip.diameter)
+        if pip.elongation <= most_elongated:
+            widths.append(params.die_width_per_pip * pip.diameter)
+        kept: list[float] = []
+        for w in widths:
+            if w >= params.min_die_width and all(
+                max(w, o) >= _LIKE_WIDTHS * min(w, o) for o in kept
+            ):
+                kept.append(w)
+        if kept:
+            points.append((pip.x, pip.y))
+            starts += [_Candidate(pip.x, pip.y, w, None) for w in kept]
     return starts

@@ -64,3 +64,30 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(accept_probability=1.5)
     with pytest.raises(InvalidParams, match="max_searches"):
         ReaderParams(max_searches=-1)
+
+
+def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
+    # A dark die whose pips did not show is one blob, far larger than a pip: read as a pip it
+    # would give a die five times too wide.
+    for seed, value in ((31, 4), (32, 2), (33, 6)):
+        tray = render_tray([value], seed=seed)
+        die = tray.dice[0]
+        blob = _pip(*die.center, die.size_px / PARAMS.die_width_per_blob)
+        faces = verify(pyramid_of(tray.frame), (blob,), [], PARAMS)
+        assert [f.value for f in faces] == [value], (seed, faces)
+        assert (
+            math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+        )
+
+
+def test_a_face_the_classifier_rejects_does_not_set_the_die_width() -> None:
+    # Two screw heads of the tray read as a huge two: the die found from a pip must be looked
+    # for at the width its pip tells, not at the rejected face's.
+    tray = render_tray([5], seed=34)
+    die = tray.dice[0]
+    far_x = 40.0 if die.center[0] > 320 else 600.0
+    screws = _face(far_x, 240.0, 6.0 * die.size_px, 2)
+    corner = (die.center[0] + 0.25 * die.size_px, die.center[1] + 0.25 * die.size_px)
+    pips = (_pip(*corner, 0.17 * die.size_px),)
+    faces = verify(pyramid_of(tray.frame), pips, [screws], PARAMS)
+    assert [f.value for f in faces] == [5], faces
