@@ -118,7 +118,7 @@ class ReaderParams:
     # A blob at least ``min_die_width`` pixels across may be a die whose pips did not show: it is
     # looked for as a die ``die_width_per_blob`` times as wide.
     min_die_width: float = 16.0
-    die_width_per_blob: float = 1.2
+    die_width_per_blob: float = 1.0
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:
