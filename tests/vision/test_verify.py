@@ -91,3 +91,18 @@ def test_a_face_the_classifier_rejects_does_not_set_the_die_width() -> None:
     pips = (_pip(*corner, 0.17 * die.size_px),)
     faces = verify(pyramid_of(tray.frame), pips, [screws], PARAMS)
     assert [f.value for f in faces] == [5], faces
+
+
+def test_a_pip_far_from_the_frame_s_pip_size_is_searched_at_the_width_it_tells() -> None:
+    # With no face kept, the frame's die width is a guess from the pip sizes; here two large
+    # blobs on the empty tray make it three times too wide, and the die is found at the width
+    # its own pip tells.
+    tray = render_tray([3], seed=35)
+    die = tray.dice[0]
+    far_x = 60.0 if die.center[0] > 320 else 580.0
+    blobs = tuple(_pip(far_x, y, 0.5 * die.size_px) for y in (100.0, 380.0))
+    corner = (die.center[0] + 0.25 * die.size_px, die.center[1] - 0.25 * die.size_px)
+    pips = (_pip(*corner, die.size_px / PARAMS.die_width_per_pip), *blobs)
+    faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
+    assert [f.value for f in faces] == [3], faces
+    assert math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
