@@ -143,3 +143,7 @@ class ReaderParams:
             )
         if self.max_searches < 0:
             raise InvalidParams(f"max_searches cannot be negative, not {self.max_searches!r}")
+        for name in ("die_width_per_face", "die_width_per_pip", "die_width_per_blob"):
+            value = getattr(self, name)
+            if not value > 0.0:
+                raise InvalidParams(f"{name} must be a positive ratio, not {value!r}")

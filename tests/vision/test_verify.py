@@ -64,6 +64,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(accept_probability=1.5)
     with pytest.raises(InvalidParams, match="max_searches"):
         ReaderParams(max_searches=-1)
+    with pytest.raises(InvalidParams, match="die_width_per_blob"):
+        ReaderParams(die_width_per_blob=0.0)
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
