@@ -66,6 +66,7 @@ class Sink:
 
 def cut_frame(
     frame: np.ndarray,
+    found: tuple[tuple[Pip, ...], list[Face]],
     dice: list[tuple[float, float, float, int]],
     rng: np.random.Generator,
     sink: Sink,
@@ -76,9 +77,10 @@ def cut_frame(
     face_turns: int,
     source: int,
 ) -> None:
-    """Cut the crops of one frame whose dice are (x, y, width, class)."""
+    """Cut the crops of one frame whose dice are (x, y, width, class); ``found`` is what the
+    pip stages found in it (`vision.reader.find_pip_faces`)."""
     pyramid = pyramid_of(frame)
-    pips, faces = find_pip_faces(frame)
+    pips, faces = found
     if dice:
         _face_crops(pyramid, faces, dice, face_turns, sink, source)
     _pip_crops(pips, pyramid, dice, rng, sink, source)
@@ -178,11 +180,11 @@ def _pip_crops(
         sink.add(crop, cls if distance < CENTRED else 0, offset, source)
     # The widths the search also tries around a pip (vision.verify): the wrong ones are no die.
     for pip in shuffled[:SCALE_CROPS]:
+        w = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))[2]
         for width in (
             PARAMS.die_width_per_blob * pip.diameter,
             PARAMS.die_width_per_pip * pip.diameter,
         ):
-            x, y, w, _ = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))
             if width >= PARAMS.min_die_width and abs(math.log(width / w)) > LIKE_SIZE:
                 sink.add(
                     die_crop(pyramid, (pip.x, pip.y), width, rng.uniform(0, 360)), 0, None, source
@@ -202,8 +204,18 @@ def synthetic(frames: int, seed: int, sink: Sink) -> None:
             dice.append(
                 (die.center[0], die.center[1], die.size_px, die.value if readable else UNREADABLE)
             )
+        found = find_pip_faces(tray.frame)
         cut_frame(
-            tray.frame, dice, rng, sink, per_die=3, beside=1, background=3, face_turns=2, source=0
+            tray.frame,
+            found,
+            dice,
+            rng,
+            sink,
+            per_die=3,
+            beside=1,
+            background=3,
+            face_turns=2,
+            source=0,
         )
         if index % 500 == 0:
             print(f"  synthetic {index}/{frames}, {len(sink.crops)} crops", flush=True)
@@ -224,12 +236,14 @@ def real(seed: int, sink: Sink) -> None:
                 continue
             # The die width as the reader tells it before the classifier (not from the weights
             # being made), so crops are cut at the widths the reader will cut them.
-            size = die_width(*find_pip_faces(frame), PARAMS)
+            found = find_pip_faces(frame)
+            size = die_width(*found, PARAMS)
             if size is None:
                 size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
             dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]
             cut_frame(
                 frame,
+                found,
                 dice,
                 rng,
                 sink,

@@ -50,13 +50,10 @@ def verify(
         return faces
     starts = [_Candidate(f.x, f.y, width_of(f, width, params), f) for f in faces]
     dice = []
-    if starts:
-        centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params)
-        verdicts = _read_turned(pyramid, centred, params.classifier_turns)
-        for candidate, verdict in zip(centred, verdicts, strict=True):
-            die = _decide(candidate, verdict, params)
-            if die is not None:
-                dice.append(die)
+    for candidate, verdict in _look(pyramid, starts, params, ()):
+        die = _decide(candidate, verdict, params)
+        if die is not None:
+            dice.append(die)
     # The faces the classifier kept tell the die width better than all the faces found.
     width = die_width(pips, dice, params) or width
     return dice + _search(pyramid, pips, dice, width, params)
@@ -69,11 +66,7 @@ def _search(
     width and at the widths the pip itself suggests (it may be a pip, or a whole die seen as one
     dark or bright blob); the surest die wins where several land on one."""
     starts = _unexplained(pips, dice, width, params)
-    if not starts:
-        return []
-    centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, dice)
-    verdicts = _read_turned(pyramid, centred, params.classifier_turns)
-    ranked = sorted(zip(centred, verdicts, strict=True), key=lambda cv: -cv[1].die_probability)
+    ranked = sorted(_look(pyramid, starts, params, dice), key=lambda cv: -cv[1].die_probability)
     found: list[Face] = []
     for candidate, verdict in ranked:
         if _is_taken(candidate.x, candidate.y, candidate.width, found, params):
@@ -84,7 +77,18 @@ def _search(
     return found
 
 
-def _is_taken(x: float, y: float, width: float, dice: list[Face], params: ReaderParams) -> bool:
+def _look(
+    pyramid: Pyramid, starts: list[_Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
+) -> list[tuple[_Candidate, Verdict]]:
+    """Each candidate moved to the die centre a first crop points to (those that land on a die
+    already ``taken``, or on another candidate, dropped), and the classifier's verdict there."""
+    centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, taken)
+    return list(zip(centred, _read_turned(pyramid, centred, params.classifier_turns), strict=True))
+
+
+def _is_taken(
+    x: float, y: float, width: float, dice: list[Face] | tuple[()], params: ReaderParams
+) -> bool:
     """Whether a die at (x, y) would overlap one of ``dice``."""
     return any(
         math.hypot(x - d.x, y - d.y) < params.search_clearance * max(width, true_width(d, params))
@@ -143,7 +147,7 @@ def _centre(
     starts: list[_Candidate],
     verdicts: list[Verdict],
     params: ReaderParams,
-    taken: list[Face] | None = None,
+    taken: list[Face] | tuple[()],
 ) -> list[_Candidate]:
     """Each candidate moved to the die centre its first crop points to; faces first, the
     candidates that land on a die already ``taken`` or on another of like width dropped."""
@@ -161,17 +165,20 @@ def _centre(
         elif distance < _STILL:
             ox = oy = 0.0
         x, y = start.x + ox * start.width, start.y + oy * start.width
-        if taken and _is_taken(x, y, start.width, taken, params):
+        if _is_taken(x, y, start.width, taken, params):
             continue
         clearance = params.search_clearance * start.width
         if any(
-            math.hypot(x - m.x, y - m.y) < clearance
-            and max(m.width, start.width) < _LIKE_WIDTHS * min(m.width, start.width)
-            for m in moved
+            math.hypot(x - m.x, y - m.y) < clearance and _alike(m.width, start.width) for m in moved
         ):
             continue
         moved.append(_Candidate(x, y, start.width, start.face))
     return moved
+
+
+def _alike(a: float, b: float) -> bool:
+    """Whether two die widths are one width to the classifier."""
+    return max(a, b) < _LIKE_WIDTHS * min(a, b)
 
 
 def _priority(candidate: _Candidate) -> float:
@@ -253,9 +260,7 @@ def _unexplained(
             widths.append(params.die_width_per_pip * pip.diameter)
         kept: list[float] = []
         for w in widths:
-            if w >= params.min_die_width and all(
-                max(w, o) >= _LIKE_WIDTHS * min(w, o) for o in kept
-            ):
+            if w >= params.min_die_width and not any(_alike(w, o) for o in kept):
                 kept.append(w)
         if kept:
             points.append((pip.x, pip.y))
