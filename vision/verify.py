@@ -83,7 +83,8 @@ def _look(
     """Each candidate moved to the die centre a first crop points to (those that land on a die
     already ``taken``, or on another candidate, dropped), and the classifier's verdict there."""
     centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, taken)
-    return list(zip(centred, _read_turned(pyramid, centred, params.classifier_turns), strict=True))
+    verdicts = _read_turned(pyramid, centred, params.classifier_turns)
+    return list(zip((c for c, _ in centred), verdicts, strict=True))
 
 
 def _is_taken(
@@ -100,15 +101,25 @@ def _crop(pyramid: Pyramid, candidate: _Candidate, angle: float = 0.0) -> np.nda
     return die_crop(pyramid, (candidate.x, candidate.y), candidate.width, angle)
 
 
-def _read_turned(pyramid: Pyramid, centred: list[_Candidate], turns: int) -> list[Verdict]:
+def _read_turned(
+    pyramid: Pyramid, centred: list[tuple[_Candidate, Verdict | None]], turns: int
+) -> list[Verdict]:
     """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
-    (``turns`` of them), their probabilities averaged: a face reads the same turned."""
+    (``turns`` of them), their probabilities averaged: a face reads the same turned. A candidate
+    that its first crop left where it was has been seen unturned already: that verdict serves."""
     angles = [90.0 * k for k in range(max(1, turns))]
-    verdicts = classify([_crop(pyramid, c, a) for a in angles for c in centred])
-    count = len(centred)
+    looks: list[list[Verdict]] = [[seen] if seen is not None else [] for _, seen in centred]
+    jobs = [
+        (i, angle)
+        for angle in angles
+        for i, (_, seen) in enumerate(centred)
+        if angle != 0.0 or seen is None
+    ]
+    crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
+    for (i, _), verdict in zip(jobs, classify(crops), strict=True):
+        looks[i].append(verdict)
     averaged = []
-    for i in range(count):
-        group = [verdicts[k * count + i] for k in range(len(angles))]
+    for group in looks:  # the unturned look first: its offset is in the frame's own axes
         probabilities = np.mean([v.probabilities for v in group], axis=0)
         averaged.append(Verdict(tuple(float(p) for p in probabilities), group[0].offset))
     return averaged
@@ -148,31 +159,32 @@ def _centre(
     verdicts: list[Verdict],
     params: ReaderParams,
     taken: list[Face] | tuple[()],
-) -> list[_Candidate]:
+) -> list[tuple[_Candidate, Verdict | None]]:
     """Each candidate moved to the die centre its first crop points to; faces first, the
-    candidates that land on a die already ``taken`` or on another of like width dropped."""
+    candidates that land on a die already ``taken`` or on another of like width dropped. With
+    each, the first crop's verdict when the candidate stayed where it was (None: it moved)."""
     order = sorted(range(len(starts)), key=lambda i: -_priority(starts[i]))
-    moved: list[_Candidate] = []
+    moved: list[tuple[_Candidate, Verdict | None]] = []
     for i in order:
         start, verdict = starts[i], verdicts[i]
         ox, oy = verdict.offset
         distance = math.hypot(ox, oy)
         reach = params.face_reach if start.face is not None else params.search_reach
-        if distance > reach:
-            if start.face is None:
-                continue
-            ox = oy = 0.0
-        elif distance < _STILL:
+        stays = distance < _STILL or distance > reach
+        if distance > reach and start.face is None:
+            continue
+        if stays:
             ox = oy = 0.0
         x, y = start.x + ox * start.width, start.y + oy * start.width
         if _is_taken(x, y, start.width, taken, params):
             continue
         clearance = params.search_clearance * start.width
         if any(
-            math.hypot(x - m.x, y - m.y) < clearance and _alike(m.width, start.width) for m in moved
+            math.hypot(x - m.x, y - m.y) < clearance and _alike(m.width, start.width)
+            for m, _ in moved
         ):
             continue
-        moved.append(_Candidate(x, y, start.width, start.face))
+        moved.append((_Candidate(x, y, start.width, start.face), verdict if stays else None))
     return moved
 
 
