@@ -2,7 +2,7 @@
 
 It reads a crop around a point (`vision.crops`) and tells whether a die is centred there and which
 face it shows (0: no die centred here, 1-6: the value, 7: a die that cannot be read), and how far
-the die centre lies from the crop centre. The weights (`vision/dice_cnn.onnx`, about 0.6 MB) ship
+the die centre lies from the crop centre. The weights (`vision/dice_cnn.onnx`, about 2 MB) ship
 inside the package; training/train_dice_cnn.py makes them from synthetic trays and the training
 half of the labelled photos.
 """

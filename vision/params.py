@@ -103,8 +103,8 @@ class ReaderParams:
     use_classifier: bool = True
     classifier_confidence: float = 0.5
     classifier_certainty: float = 0.95
-    reject_probability: float = 0.55
-    reject_single_probability: float = 0.55
+    reject_probability: float = 0.4
+    reject_single_probability: float = 0.4
     accept_probability: float = 0.85
     search_reach: float = 1.0
     face_reach: float = 0.6
