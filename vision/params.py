@@ -112,6 +112,14 @@ class ReaderParams:
     search_elongation_excess: float = 0.2
     max_searches: int = 24
     classifier_turns: int = 2
+    # Places that differ from the tray by ``standout_colour`` (a colour distance) over at least
+    # ``standout_core`` die widths each way are looked for as dice too, up to ``max_standouts``
+    # of them (vision.standout): dice whose pips did not show. Parts larger than
+    # ``standout_max_dice`` dice are not dice.
+    standout_colour: float = 45.0
+    standout_core: float = 0.35
+    standout_max_dice: float = 12.0
+    max_standouts: int = 12
     # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter.
     die_width_per_face: float = 1.33
     die_width_per_pip: float = 6.0
@@ -141,8 +149,9 @@ class ReaderParams:
             raise InvalidParams(
                 f"classifier_turns must be 1 or more, not {self.classifier_turns!r}"
             )
-        if self.max_searches < 0:
-            raise InvalidParams(f"max_searches cannot be negative, not {self.max_searches!r}")
+        for name in ("max_searches", "max_standouts"):
+            if getattr(self, name) < 0:
+                raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")
         for name in ("die_width_per_face", "die_width_per_pip", "die_width_per_blob"):
             value = getattr(self, name)
             if not value > 0.0:

@@ -22,6 +22,7 @@ from vision.crops import Pyramid, die_crop
 from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
+from vision.standout import standing_out
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
@@ -62,10 +63,15 @@ def verify(
 def _search(
     pyramid: Pyramid, pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
 ) -> list[Face]:
-    """The dice found around the pips that no die explains: each looked for at the frame's die
+    """The dice found around the pips that no die explains, each looked for at the frame's die
     width and at the widths the pip itself suggests (it may be a pip, or a whole die seen as one
-    dark or bright blob); the surest die wins where several land on one."""
-    starts = _unexplained(pips, dice, width, params)
+    dark or bright blob), and where the frame stands out from the tray with no die read there
+    (`vision.standout`); the surest die wins where several land on one."""
+    around_pips = _unexplained(pips, dice, width, params)
+    standouts = standing_out(
+        pyramid, width, lambda x, y: _is_near_start(x, y, width, dice, around_pips, params), params
+    )
+    starts = around_pips + [_Candidate(x, y, width, None) for x, y in standouts]
     ranked = sorted(_look(pyramid, starts, params, dice), key=lambda cv: -cv[1].die_probability)
     found: list[Face] = []
     for candidate, verdict in ranked:
@@ -77,13 +83,27 @@ def _search(
     return found
 
 
+def _is_near_start(
+    x: float,
+    y: float,
+    width: float,
+    dice: list[Face],
+    starts: list[_Candidate],
+    params: ReaderParams,
+) -> bool:
+    """Whether a die at (x, y) would overlap a die read, or lie where a search already looks."""
+    return _is_taken(x, y, width, dice, params) or any(
+        math.hypot(x - c.x, y - c.y) < 0.5 * width for c in starts
+    )
+
+
 def _look(
     pyramid: Pyramid, starts: list[_Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
 ) -> list[tuple[_Candidate, Verdict]]:
     """Each candidate moved to the die centre a first crop points to (those that land on a die
     already ``taken``, or on another candidate, dropped), and the classifier's verdict there."""
     centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, taken)
-    verdicts = _read_turned(pyramid, centred, params.classifier_turns)
+    verdicts = _read_turned(pyramid, centred, params)
     return list(zip((c for c, _ in centred), verdicts, strict=True))
 
 
@@ -102,18 +122,26 @@ def _crop(pyramid: Pyramid, candidate: _Candidate, angle: float = 0.0) -> np.nda
 
 
 def _read_turned(
-    pyramid: Pyramid, centred: list[tuple[_Candidate, Verdict | None]], turns: int
+    pyramid: Pyramid, centred: list[tuple[_Candidate, Verdict | None]], params: ReaderParams
 ) -> list[Verdict]:
     """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
-    (``turns`` of them), their probabilities averaged: a face reads the same turned. A candidate
-    that its first crop left where it was has been seen unturned already: that verdict serves."""
-    angles = [90.0 * k for k in range(max(1, turns))]
+    (``classifier_turns`` of them), their probabilities averaged: a face reads the same turned.
+    A candidate that its first crop left where it was has been seen unturned already: that
+    verdict serves. A die looked for around a pip needs ``accept_probability`` on average, so one
+    whose unturned look is too unsure to get there is not looked at turned (it stays rejected)."""
+    turns = max(1, params.classifier_turns)
     looks: list[list[Verdict]] = [[seen] if seen is not None else [] for _, seen in centred]
+    unseen = [i for i, (_, seen) in enumerate(centred) if seen is None]
+    for i, verdict in zip(
+        unseen, classify([_crop(pyramid, centred[i][0]) for i in unseen]), strict=True
+    ):
+        looks[i].append(verdict)
+    hopeless = turns * params.accept_probability - (turns - 1)
     jobs = [
-        (i, angle)
-        for angle in angles
-        for i, (_, seen) in enumerate(centred)
-        if angle != 0.0 or seen is None
+        (i, 90.0 * k)
+        for k in range(1, turns)
+        for i, (candidate, _) in enumerate(centred)
+        if candidate.face is not None or looks[i][0].die_probability >= hopeless
     ]
     crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
     for (i, _), verdict in zip(jobs, classify(crops), strict=True):

@@ -31,6 +31,12 @@ SCHEMES: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
 }
 """Face colour and pip colour (BGR) of each colour scheme."""
 
+HIDDEN_PIPS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "dark": ((45, 40, 35), (30, 28, 25)),
+}
+"""Schemes whose pips hardly differ from the face (dark pips on a dark die): the die shows, its
+value hardly does."""
+
 
 @dataclass(frozen=True)
 class DrawnDie:
@@ -60,7 +66,7 @@ def blank(
 
 def draw_die(frame: Frame, die: DrawnDie) -> None:
     """Draw a die top face (a rounded square with its pips) onto ``frame`` in place."""
-    face, pip = SCHEMES[die.scheme]
+    face, pip = SCHEMES[die.scheme] if die.scheme in SCHEMES else HIDDEN_PIPS[die.scheme]
     angle = math.radians(die.angle)
     u = np.array([math.cos(angle), math.sin(angle)])
     v = np.array([-math.sin(angle), math.cos(angle)])

@@ -1,0 +1,89 @@
+"""Places that stand out from the tray (vision.standout), and the dice the reader finds there."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tests.vision.drawn import DrawnDie, blank, draw
+from tests.vision.test_read_photos import DATASETS, labelled
+from vision import ReaderParams, read
+from vision.crops import pyramid_of
+from vision.evaluation import Score, score_image
+from vision.standout import standing_out
+
+PARAMS = ReaderParams()
+WIDTH = 40.0
+DARK_ON_TRAY = [
+    DrawnDie(150, 120, WIDTH, 5, 20.0, "dark"),
+    DrawnDie(420, 300, WIDTH, 3, 0.0, "dark"),
+    DrawnDie(520, 90, WIDTH, 6, 45.0, "dark"),
+]
+
+
+def _never_taken(x: float, y: float) -> bool:
+    return False
+
+
+def _nearest(point: tuple[float, float], dice: list[DrawnDie]) -> float:
+    return min(math.hypot(point[0] - d.x, point[1] - d.y) for d in dice)
+
+
+def test_dice_whose_pips_do_not_show_stand_out_from_the_tray() -> None:
+    frame = draw(DARK_ON_TRAY)
+    points = standing_out(pyramid_of(frame), WIDTH, _never_taken, PARAMS)
+    for die in DARK_ON_TRAY:
+        assert any(math.hypot(x - die.x, y - die.y) < 0.3 * WIDTH for x, y in points), (die, points)
+    assert all(_nearest(p, DARK_ON_TRAY) < 0.5 * WIDTH for p in points), points
+
+
+def test_an_empty_tray_with_a_light_gradient_stands_out_nowhere() -> None:
+    assert standing_out(pyramid_of(blank()), WIDTH, _never_taken, PARAMS) == []
+
+
+def test_a_wall_larger_than_a_few_dice_is_no_die() -> None:
+    die = DARK_ON_TRAY[1]
+    frame = draw([die])
+    cv2.rectangle(frame, (0, 380), (639, 430), (30, 30, 30), -1)  # a dark wall across the tray
+    points = standing_out(pyramid_of(frame), WIDTH, _never_taken, PARAMS)
+    assert points, "the die was not proposed"
+    assert all(math.hypot(x - die.x, y - die.y) < 0.3 * WIDTH for x, y in points), points
+
+
+def test_places_already_taken_are_not_proposed_nor_any_when_none_are_wanted() -> None:
+    frame = draw(DARK_ON_TRAY)
+    first = DARK_ON_TRAY[0]
+
+    def near_first(x: float, y: float) -> bool:
+        return math.hypot(x - first.x, y - first.y) < WIDTH
+
+    points = standing_out(pyramid_of(frame), WIDTH, near_first, PARAMS)
+    assert points
+    assert all(not near_first(x, y) for x, y in points), points
+    assert standing_out(pyramid_of(frame), WIDTH, _never_taken, ReaderParams(max_standouts=0)) == []
+
+
+# Held-out photos (training/split.py) with dark dice whose dark pips the pip stages miss.
+DARK_DICE = ["IMG_20191208_112455.jpg", "IMG_20191209_100333.jpg", "IMG_20191209_095800.jpg"]
+
+
+def _score(folder: Path, params: ReaderParams) -> Score:
+    labels = labelled(folder)
+    total = Score()
+    for name in DARK_DICE:
+        frame = cv2.imread(str(folder / "images" / name))
+        total += score_image(read(frame, params), labels[f"images/{name}"])
+    return total
+
+
+def test_the_reader_finds_dark_dice_by_how_they_stand_out() -> None:
+    folder = DATASETS / "nell-byler-d6"
+    if not (folder / "labels.csv").is_file():
+        pytest.skip(f"no labelled photos at {folder}")
+    without = _score(folder, ReaderParams(max_standouts=0))
+    with_standouts = _score(folder, PARAMS)
+    assert with_standouts.correct >= without.correct + 2, (without, with_standouts)
+    assert with_standouts.precision >= without.precision, (without, with_standouts)

@@ -1,0 +1,84 @@
+"""Stage 4a: places that stand out from the tray, where a die may lie whose pips were not found.
+
+A die whose pips hardly differ from its face (black pips on a dark die, a swirled face) gives the
+pip stages nothing to start from, but the die itself still differs from the tray around it. The
+tray's own colour is told by a median over a few die widths of a much reduced frame (so dice,
+shadows and lighting gradients are each handled where they are); what differs from it by more
+than ``standout_colour`` is foreground, and the points deepest inside it, a die width or so apart,
+are places the classifier is asked about (`vision.verify`). Parts larger than
+``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand. The classifier
+decides; this stage only proposes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.crops import Pyramid
+from vision.params import ReaderParams
+
+_BACKGROUND_DIE_PIXELS = 2.0
+"""The frame is reduced until a die is about this many pixels wide to take the tray's colour."""
+_BACKGROUND_WIDTHS = 4.0
+"""The tray's colour at a point is the median over this many die widths around it."""
+_DIE_PIXELS = 8.0
+"""Foreground is looked at on the pyramid level where a die is at least this many pixels wide."""
+
+
+def standing_out(
+    pyramid: Pyramid, width: float, is_taken: Callable[[float, float], bool], params: ReaderParams
+) -> list[tuple[float, float]]:
+    """Up to ``max_standouts`` points (x, y in frame pixels) deep inside what differs from the
+    tray, the deepest first, at least half a die ``width`` apart, none where ``is_taken`` says a
+    die is already."""
+    if params.max_standouts == 0 or width <= 0:
+        return []
+    level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / _DIE_PIXELS, 1.0)))))
+    image = pyramid[level]
+    factor = 2.0**level
+    die = width / factor
+    height, side = image.shape[:2]
+    shrink = max(1.0, die / _BACKGROUND_DIE_PIXELS)
+    small = cv2.resize(
+        image,
+        (max(1, round(side / shrink)), max(1, round(height / shrink))),
+        interpolation=cv2.INTER_AREA,
+    )
+    kernel = max(3, 2 * round(_BACKGROUND_WIDTHS * _BACKGROUND_DIE_PIXELS / 2) + 1)
+    tray = cv2.resize(cv2.medianBlur(small, kernel), (side, height), interpolation=cv2.INTER_LINEAR)
+    difference = cv2.absdiff(image, tray).astype(np.float32)
+    distance = np.sqrt((difference**2).sum(axis=2))
+    foreground = np.where(distance > params.standout_colour, 255, 0).astype(np.uint8)
+    # Pips of a die may happen to be the tray's colour: they are die all the same.
+    pip = max(3, 2 * round(0.15 * die) + 1)
+    closed = cv2.morphologyEx(foreground, cv2.MORPH_CLOSE, np.ones((pip, pip), np.uint8))
+    foreground = np.asarray(
+        cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), dtype=np.uint8
+    )
+    # Parts far larger than a few dice are the tray's walls, a keyboard, a hand: no die alone.
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
+    too_large = stats[:, cv2.CC_STAT_AREA] > params.standout_max_dice * die * die
+    too_large[0] = False
+    if too_large.any():
+        foreground[too_large[labels]] = 0
+    depth = cv2.distanceTransform(foreground, cv2.DIST_L2, 3)
+    # Local maxima of the depth at least ``standout_core`` die widths inside the foreground.
+    reach = max(3, 2 * round(0.25 * die) + 1)
+    peaks = (depth >= cv2.dilate(depth, np.ones((reach, reach), np.uint8))) & (
+        depth >= params.standout_core * die
+    )
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-depth[ys, xs])
+    points: list[tuple[float, float]] = []
+    for k in order:
+        x, y = (xs[k] + 0.5) * factor - 0.5, (ys[k] + 0.5) * factor - 0.5
+        if is_taken(x, y) or any(math.hypot(x - px, y - py) < 0.5 * width for px, py in points):
+            continue
+        points.append((float(x), float(y)))
+        if len(points) >= params.max_standouts:
+            break
+    return points
