@@ -119,7 +119,7 @@ class ReaderParams:
     standout_colour: float = 45.0
     standout_core: float = 0.35
     standout_max_dice: float = 12.0
-    max_standouts: int = 12
+    max_standouts: int = 6
     # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter.
     die_width_per_face: float = 1.33
     die_width_per_pip: float = 6.0
