@@ -2,10 +2,10 @@
 
 A die whose pips hardly differ from its face (black pips on a dark die, a swirled face) gives the
 pip stages nothing to start from, but the die itself still differs from the tray around it. The
-tray's own colour is told by a median over a few die widths of a much reduced frame (so dice,
-shadows and lighting gradients are each handled where they are); what differs from it by more
-than ``standout_colour`` is foreground, and the points deepest inside it, a die width or so apart,
-are places the classifier is asked about (`vision.verify`). Parts larger than
+tray's own colour is told by a median over a few die widths of a much reduced frame (so a lighting
+gradient across the tray does not stand out, and a die does); what differs from it by more
+than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
+or more, are places the classifier is asked about (`vision.verify`). Parts larger than
 ``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand. The classifier
 decides; this stage only proposes.
 """

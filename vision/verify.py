@@ -136,12 +136,13 @@ def _read_turned(
         unseen, classify([_crop(pyramid, centred[i][0]) for i in unseen]), strict=True
     ):
         looks[i].append(verdict)
-    hopeless = turns * params.accept_probability - (turns - 1)
+    # The least unturned die probability that can still average to accept_probability.
+    least = turns * params.accept_probability - (turns - 1)
     jobs = [
         (i, 90.0 * k)
         for k in range(1, turns)
         for i, (candidate, _) in enumerate(centred)
-        if candidate.face is not None or looks[i][0].die_probability >= hopeless
+        if candidate.face is not None or looks[i][0].die_probability >= least
     ]
     crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
     for (i, _), verdict in zip(jobs, classify(crops), strict=True):
