@@ -2,9 +2,11 @@
 
 Each die gives crops centred on it (class = its value, or 7 when it cannot be read: cocked, moving,
 covered), crops centred beside it (class 0, with the offset to its centre so the classifier learns
-where the die is), and each frame gives background crops far from every die (class 0, no offset).
-Real photos are split into training and held-out halves by `training.split.is_training`; only
-training photos are cut here, the benchmark reports the held-out ones apart.
+where the die is), and each frame gives background crops far from every die (class 0, no offset)
+and crops where the reader looks: on the faces and pip candidates the pip stages find and on the
+places that stand out from the tray (`vision.standout`). Real photos are split into training and
+held-out halves by `training.split.is_training`; only training photos are cut here, the benchmark
+reports the held-out ones apart.
 
 Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--seed S]
 """
@@ -32,9 +34,11 @@ from vision.params import ReaderParams  # noqa: E402
 from vision.pips import Pip  # noqa: E402
 from vision.reader import find_pip_faces  # noqa: E402
 from vision.render import render_tray  # noqa: E402
+from vision.standout import standing_out  # noqa: E402
 from vision.verify import die_width, width_of  # noqa: E402
 
 PARAMS = ReaderParams()
+STANDOUT_PARAMS = ReaderParams(max_standouts=12)  # the reader skips places it has read; here, not
 UNREADABLE = 7
 CENTRED = 0.2  # in die widths: a crop this close to a die centre is "on" it
 BESIDE = 1.3  # out to here a crop learns the offset to the die centre
@@ -84,6 +88,7 @@ def cut_frame(
     if dice:
         _face_crops(pyramid, faces, dice, face_turns, sink, source)
     _pip_crops(pips, pyramid, dice, rng, sink, source)
+    _standout_crops(pyramid, dice, sink, source)
     height, width = frame.shape[:2]
     for x, y, w, cls in dice:
         # The die at a size far from its own is no die of that size: the reader's search tries
@@ -189,6 +194,26 @@ def _pip_crops(
                 sink.add(
                     die_crop(pyramid, (pip.x, pip.y), width, rng.uniform(0, 360)), 0, None, source
                 )
+
+
+def _standout_crops(
+    pyramid: tuple[np.ndarray, ...],
+    dice: list[tuple[float, float, float, int]],
+    sink: Sink,
+    source: int,
+) -> None:
+    """Crops on the places that stand out from the tray (`vision.standout`), as the reader's
+    search cuts them: most are dice or beside one, some are walls, cables, keys or shadows."""
+    if not dice:
+        return
+    size = float(np.median([d[2] for d in dice]))
+    for px, py in standing_out(pyramid, size, lambda x, y: False, STANDOUT_PARAMS):
+        x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - px, d[1] - py))
+        distance = math.hypot(x - px, y - py) / w
+        offset = ((x - px) / size, (y - py) / size) if distance < BESIDE else None
+        sink.add(
+            die_crop(pyramid, (px, py), size), cls if distance < CENTRED else 0, offset, source
+        )
 
 
 def synthetic(frames: int, seed: int, sink: Sink) -> None:
