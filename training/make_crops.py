@@ -177,12 +177,8 @@ def _pip_crops(
     size = float(np.median([d[2] for d in dice]))
     shuffled = [pips[k] for k in rng.permutation(len(pips))]
     for pip in shuffled[:PIP_CROPS]:
-        x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))
-        distance = math.hypot(x - pip.x, y - pip.y) / w
         width = size * math.exp(rng.uniform(-0.15, 0.15))
-        crop = die_crop(pyramid, (pip.x, pip.y), width)
-        offset = ((x - pip.x) / width, (y - pip.y) / width) if distance < BESIDE else None
-        sink.add(crop, cls if distance < CENTRED else 0, offset, source)
+        _search_crop(pyramid, (pip.x, pip.y), width, dice, sink, source)
     # The widths the search also tries around a pip (vision.verify): the wrong ones are no die.
     for pip in shuffled[:SCALE_CROPS]:
         w = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))[2]
@@ -207,13 +203,25 @@ def _standout_crops(
     if not dice:
         return
     size = float(np.median([d[2] for d in dice]))
-    for px, py in standing_out(pyramid, size, lambda x, y: False, STANDOUT_PARAMS):
-        x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - px, d[1] - py))
-        distance = math.hypot(x - px, y - py) / w
-        offset = ((x - px) / size, (y - py) / size) if distance < BESIDE else None
-        sink.add(
-            die_crop(pyramid, (px, py), size), cls if distance < CENTRED else 0, offset, source
-        )
+    for point in standing_out(pyramid, size, lambda x, y: False, STANDOUT_PARAMS):
+        _search_crop(pyramid, point, size, dice, sink, source)
+
+
+def _search_crop(
+    pyramid: tuple[np.ndarray, ...],
+    point: tuple[float, float],
+    width: float,
+    dice: list[tuple[float, float, float, int]],
+    sink: Sink,
+    source: int,
+) -> None:
+    """The crop the reader's search cuts at ``point`` for a die ``width`` wide: the nearest
+    die's class when it is centred there, else class 0 with the offset to that die if near."""
+    x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - point[0], d[1] - point[1]))
+    distance = math.hypot(x - point[0], y - point[1]) / w
+    offset = ((x - point[0]) / width, (y - point[1]) / width) if distance < BESIDE else None
+    crop = die_crop(pyramid, point, width)
+    sink.add(crop, cls if distance < CENTRED else 0, offset, source)
 
 
 def synthetic(frames: int, seed: int, sink: Sink) -> None:
