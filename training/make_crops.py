@@ -85,10 +85,12 @@ def cut_frame(
     pip stages found in it (`vision.reader.find_pip_faces`)."""
     pyramid = pyramid_of(frame)
     pips, faces = found
+    # One die width for the whole frame, as the reader takes it (vision.verify.die_width).
+    size = float(np.median([d[2] for d in dice])) if dice else 40.0
     if dice:
         _face_crops(pyramid, faces, dice, face_turns, sink, source)
-    _pip_crops(pips, pyramid, dice, rng, sink, source)
-    _standout_crops(pyramid, dice, sink, source)
+        _pip_crops(pips, pyramid, dice, size, rng, sink, source)
+        _standout_crops(pyramid, dice, size, sink, source)
     height, width = frame.shape[:2]
     for x, y, w, cls in dice:
         # The die at a size far from its own is no die of that size: the reader's search tries
@@ -118,7 +120,6 @@ def cut_frame(
                 crop = crop[:, ::-1].copy()
                 ox = -ox
             sink.add(crop, cls if on else 0, (ox, oy), source)
-    size = float(np.median([d[2] for d in dice])) if dice else 40.0
     made = tries = 0
     while made < background and tries < 50 * background:
         tries += 1
@@ -166,15 +167,14 @@ def _pip_crops(
     pips: tuple[Pip, ...],
     pyramid: tuple[np.ndarray, ...],
     dice: list[tuple[float, float, float, int]],
+    size: float,
     rng: np.random.Generator,
     sink: Sink,
     source: int,
 ) -> None:
     """Crops centred on the reader's pip candidates (pips of dice, of their side faces, and
-    things that only look like pips), as the reader's search for missed dice cuts them."""
-    if not dice:
-        return
-    size = float(np.median([d[2] for d in dice]))
+    things that only look like pips), as the reader's search for missed dice cuts them at the
+    frame's die width ``size``."""
     shuffled = [pips[k] for k in rng.permutation(len(pips))]
     for pip in shuffled[:PIP_CROPS]:
         width = size * math.exp(rng.uniform(-0.15, 0.15))
@@ -195,14 +195,13 @@ def _pip_crops(
 def _standout_crops(
     pyramid: tuple[np.ndarray, ...],
     dice: list[tuple[float, float, float, int]],
+    size: float,
     sink: Sink,
     source: int,
 ) -> None:
     """Crops on the places that stand out from the tray (`vision.standout`), as the reader's
-    search cuts them: most are dice or beside one, some are walls, cables, keys or shadows."""
-    if not dice:
-        return
-    size = float(np.median([d[2] for d in dice]))
+    search cuts them at the frame's die width ``size``: most are dice or beside one, some are
+    walls, cables, keys or shadows."""
     for point in standing_out(pyramid, size, lambda x, y: False, STANDOUT_PARAMS):
         _search_crop(pyramid, point, size, dice, sink, source)
 
