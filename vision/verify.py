@@ -26,6 +26,8 @@ from vision.standout import standing_out
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
+_SURE_WIDTH = 0.5
+"""Faces read with at least this confidence tell the frame's die width when there are any."""
 _LIKE_WIDTHS = 1.3
 """Die widths closer than this ratio are one width for the classifier (trained over +-25 %)."""
 
@@ -55,8 +57,10 @@ def verify(
         die = _decide(candidate, verdict, params)
         if die is not None:
             dice.append(die)
-    # The faces the classifier kept tell the die width better than all the faces found.
-    width = die_width(pips, dice, params) or width
+    # The faces the classifier kept tell the die width better than all the faces found, and
+    # those it read surely better than the doubtful ones and the unread.
+    sure = [d for d in dice if d.value is not None and d.confidence >= _SURE_WIDTH]
+    width = die_width(pips, sure, params) or die_width(pips, dice, params) or width
     return dice + _search(pyramid, pips, dice, width, params)
 
 
@@ -163,13 +167,15 @@ def true_width(face: Face, params: ReaderParams) -> float:
 
 def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
     """The die width (edge to edge) in the frame: the median width of the faces read (of those
-    with two pips or more, when there are enough of them to outvote a misfit), else from the pip
-    sizes (None: nothing to go by)."""
+    with two pips or more, when there are enough of them to outvote a misfit; else of those with
+    a value, when there are any: an unread die's width is a guess), else from the pip sizes
+    (None: nothing to go by)."""
     several = [true_width(f, params) for f in faces if f.value is not None and f.value >= 2]
     if len(several) >= 3:
         return float(np.median(several))
-    if faces:
-        return float(np.median([true_width(f, params) for f in faces]))
+    valued = [true_width(f, params) for f in faces if f.value is not None]
+    if valued or faces:
+        return float(np.median(valued or [true_width(f, params) for f in faces]))
     if pips:
         return params.die_width_per_pip * float(np.median([p.diameter for p in pips]))
     return None
@@ -293,7 +299,7 @@ def _unexplained(
         if any(math.hypot(pip.x - x, pip.y - y) < 0.25 * width for x, y in points):
             continue
         widths = []
-        if 0.06 * width <= pip.diameter <= 0.3 * width and pip.elongation <= most_elongated:
+        if 0.06 * width <= pip.diameter <= 0.4 * width and pip.elongation <= most_elongated:
             widths.append(width)
         if pip.diameter >= params.min_die_width:
             widths.append(params.die_width_per_blob * pip.diameter)
