@@ -301,6 +301,8 @@ def _unexplained(
         widths = []
         if 0.06 * width <= pip.diameter <= 0.4 * width and pip.elongation <= most_elongated:
             widths.append(width)
+        elif 0.4 * width < pip.diameter < 1.5 * width:
+            widths.append(width)  # a whole die of the frame's width seen as one blob
         if pip.diameter >= params.min_die_width:
             widths.append(params.die_width_per_blob * pip.diameter)
         if pip.elongation <= most_elongated:
