@@ -25,6 +25,10 @@ Debug = Callable[[str, Frame], None]
 
 _GLARE_OFFSET = 0.25  # in outer diameters: a die's only pip (a one) sits at its centre
 _GLARE_SIZE = 0.4
+_GLARE_LEAST_OFFSET = 0.1  # a spot between this and _GLARE_OFFSET off the centre may be either
+_GLARE_ALIGNMENT = math.radians(25.0)  # glare spots leaning within this of each other: one light
+_GLARE_REACH = 3.0  # in pip diameters: pips of one die whose glare spots are compared
+_SIBLING_SIZE = 1.3
 _RING_SAMPLES = 16
 _RING_RADIUS = 1.7  # in pip radii: outside the blurred pip edge, inside the die face
 _ANGLES = np.linspace(0.0, 2.0 * math.pi, _RING_SAMPLES, endpoint=False)
@@ -269,8 +273,13 @@ def _measure(
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
     """Drop a candidate that contains candidates of the other polarity: that is a die face (a
     white die on a dark table looks like one big light blob), not a pip. One small spot off the
-    centre is rather a glare on a glossy pip, and the glare is dropped instead."""
+    centre is rather a glare on a glossy pip, and the glare is dropped instead. A spot only a
+    little off the centre may be either a die's one pip or a glare; it is a glare when a spot
+    off a pip of the same die (alike and close by) leans the same way (one light makes every
+    glare lean alike), else it stays a one. Whole dice seen as blobs lean alike too (their
+    shadows), but lie farther apart."""
     dropped: set[int] = set()
+    leaning: list[tuple[int, list[int], float, bool]] = []
     for index, pip in enumerate(pips):
         radius = pip.diameter / 2.0
         inner = [
@@ -283,17 +292,41 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
         if not inner:
             continue
         spot = pips[inner[0]]
-        off_centre = math.hypot(spot.x - pip.x, spot.y - pip.y) > _GLARE_OFFSET * pip.diameter
+        offset = math.hypot(spot.x - pip.x, spot.y - pip.y)
         one_spot = all(  # the same glare may have been found twice, at two scales
             math.hypot(pips[k].x - spot.x, pips[k].y - spot.y) < _GLARE_SIZE * pip.diameter
             for k in inner
         )
         small = max(pips[k].diameter for k in inner) < _GLARE_SIZE * pip.diameter
-        if one_spot and off_centre and small:
+        if one_spot and small and offset > _GLARE_LEAST_OFFSET * pip.diameter:
+            direction = math.atan2(spot.y - pip.y, spot.x - pip.x)
+            leaning.append((index, inner, direction, offset > _GLARE_OFFSET * pip.diameter))
+        else:
+            dropped.add(index)
+    for index, inner, direction, is_glare in leaning:
+        if is_glare or any(
+            other != index
+            and _angle_between(direction, other_direction) < _GLARE_ALIGNMENT
+            and _are_siblings(pips[index], pips[other])
+            for other, _, other_direction, _ in leaning
+        ):
             dropped.update(inner)
         else:
             dropped.add(index)
     return [pip for index, pip in enumerate(pips) if index not in dropped]
+
+
+def _are_siblings(a: Pip, b: Pip) -> bool:
+    """Whether two candidates could be pips of one die: alike in size and close together."""
+    reach = _GLARE_REACH * a.diameter
+    return math.hypot(a.x - b.x, a.y - b.y) < reach and max(
+        a.diameter, b.diameter
+    ) < _SIBLING_SIZE * min(a.diameter, b.diameter)
+
+
+def _angle_between(a: float, b: float) -> float:
+    """The angle between two directions (radians), in [0, pi]."""
+    return abs((a - b + math.pi) % (2.0 * math.pi) - math.pi)
 
 
 def draw_pips(frame: Frame, pips: tuple[Pip, ...] | list[Pip]) -> Frame:

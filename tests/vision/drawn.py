@@ -52,6 +52,8 @@ class DrawnDie:
     """Pip grid points to draw instead of the value's (a face no die has)."""
     glare: bool = False
     """A bright spot on each pip, off its centre, as on glossy pips under a lamp."""
+    glare_reach: float = 0.45
+    """How far the glare spot lies up and left of each pip's centre, in pip radii each way."""
 
 
 def blank(
@@ -89,8 +91,8 @@ def draw_die(frame: Frame, die: DrawnDie) -> None:
         cv2.circle(frame, point, round(radius * (1 << shift)), pip, -1, cv2.LINE_AA, shift)
         if die.glare:
             spot = (
-                point[0] - round(radius * 0.45 * (1 << shift)),
-                point[1] - round(radius * 0.45 * (1 << shift)),
+                point[0] - round(radius * die.glare_reach * (1 << shift)),
+                point[1] - round(radius * die.glare_reach * (1 << shift)),
             )
             cv2.circle(
                 frame,
