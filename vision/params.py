@@ -101,8 +101,8 @@ class ReaderParams:
     # ``accept_probability``. Each die is classified ``classifier_turns`` times, turned by 90°
     # each time, and the verdicts averaged.
     use_classifier: bool = True
-    classifier_confidence: float = 0.5
-    classifier_certainty: float = 0.95
+    classifier_confidence: float = 0.3
+    classifier_certainty: float = 0.7
     reject_probability: float = 0.4
     reject_single_probability: float = 0.4
     accept_probability: float = 0.85
