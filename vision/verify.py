@@ -26,6 +26,8 @@ from vision.standout import standing_out
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
+_BIG_ONE = 0.7
+"""Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
 _SURE_WIDTH = 0.5
 """Faces read with at least this confidence tell the frame's die width when there are any."""
 _LIKE_WIDTHS = 1.3
@@ -53,7 +55,15 @@ def verify(
         return faces
     starts = [_Candidate(f.x, f.y, width_of(f, width, params), f) for f in faces]
     dice = []
+    big_ones = []
     for candidate, verdict in _look(pyramid, starts, params, ()):
+        die = _decide(candidate, verdict, params)
+        if die is not None:
+            dice.append(die)
+        elif candidate.face is not None and len(candidate.face.pips) == 1:
+            big_ones.append(replace(candidate, width=_BIG_ONE * candidate.width))
+    # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
+    for candidate, verdict in _look(pyramid, big_ones, params, dice):
         die = _decide(candidate, verdict, params)
         if die is not None:
             dice.append(die)

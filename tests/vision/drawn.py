@@ -54,6 +54,8 @@ class DrawnDie:
     """A bright spot on each pip, off its centre, as on glossy pips under a lamp."""
     glare_reach: float = 0.45
     """How far the glare spot lies up and left of each pip's centre, in pip radii each way."""
+    pip_scale: float = 1.0
+    """Pip size relative to the usual (many dice have a larger one pip)."""
 
 
 def blank(
@@ -83,7 +85,7 @@ def draw_die(frame: Frame, die: DrawnDie) -> None:
     edge = tuple(round(0.6 * c) for c in face)
     cv2.polylines(frame, [outline], True, edge, max(1, round(die.width * 0.04)), cv2.LINE_AA)
     spacing = die.width * 0.27
-    radius = die.width * 0.09
+    radius = die.width * 0.09 * die.pip_scale
     for gx, gy in die.layout or PIP_LAYOUT[die.value]:
         at = centre + spacing * (gx * u + gy * v)
         shift = 4

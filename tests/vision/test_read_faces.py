@@ -143,3 +143,9 @@ def test_glare_near_the_centre_of_every_pip_does_not_hide_them(value: int) -> No
     # pip stages alone tell them apart by the glare spots all leaning one way.
     die = DrawnDie(320, 240, 90, value, 20.0, "white", glare=True, glare_reach=0.28)
     assert read(draw([die]), ReaderParams(use_classifier=False)).values == (value,)
+
+
+@pytest.mark.parametrize("scheme", ["white", "red"])
+def test_a_one_with_a_large_pip_is_read(scheme: str) -> None:
+    frame = draw([DrawnDie(320, 240, 60, 1, 30.0, scheme, pip_scale=1.6)])
+    assert read(frame).values == (1,)
