@@ -26,6 +26,8 @@ from vision.standout import standing_out
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
+_AGREED = 0.9
+"""A face whose unturned look gives its pip count this probability is not looked at turned."""
 _BIG_ONE = 0.7
 """Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
 _SURE_WIDTH = 0.5
@@ -156,7 +158,7 @@ def _read_turned(
         (i, 90.0 * k)
         for k in range(1, turns)
         for i, (candidate, _) in enumerate(centred)
-        if candidate.face is not None or looks[i][0].die_probability >= least
+        if _needs_turns(candidate, looks[i][0], least)
     ]
     crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
     for (i, _), verdict in zip(jobs, classify(crops), strict=True):
@@ -166,6 +168,15 @@ def _read_turned(
         probabilities = np.mean([v.probabilities for v in group], axis=0)
         averaged.append(Verdict(tuple(float(p) for p in probabilities), group[0].offset))
     return averaged
+
+
+def _needs_turns(candidate: _Candidate, unturned: Verdict, least: float) -> bool:
+    """Whether a candidate is worth looking at turned: a face unless the unturned look already
+    reads its value surely, a search unless its unturned look is too unsure to be accepted."""
+    if candidate.face is None:
+        return unturned.die_probability >= least
+    value = candidate.face.value
+    return value is None or unturned.probabilities[value] < _AGREED
 
 
 def true_width(face: Face, params: ReaderParams) -> float:
