@@ -108,3 +108,17 @@ def test_a_pip_far_from_the_frame_s_pip_size_is_searched_at_the_width_it_tells()
     faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
     assert [f.value for f in faces] == [3], faces
     assert math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+
+
+def test_a_die_seen_as_one_blob_smaller_than_a_die_is_looked_for_at_the_frame_s_width() -> None:
+    # The pips of a small die ran together into one blob narrower than the die: read as a
+    # pip it tells a die six times too wide, read as a whole die one too narrow.
+    for seed, value in ((41, 6), (42, 4), (43, 5)):
+        tray = render_tray([value, 2], seed=seed)
+        missed, read = tray.dice
+        blob = _pip(*missed.center, 0.6 * missed.size_px)
+        faces = verify(
+            pyramid_of(tray.frame), (blob,), [_face(*read.center, read.size_px, 2)], PARAMS
+        )
+        assert sorted(f.value for f in faces) == sorted([value, 2]), (seed, faces)
+
