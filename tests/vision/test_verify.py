@@ -13,7 +13,7 @@ from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.render import render_tray
-from vision.verify import verify
+from vision.verify import die_width, verify
 
 PARAMS = ReaderParams()
 
@@ -122,3 +122,9 @@ def test_a_die_seen_as_one_blob_smaller_than_a_die_is_looked_for_at_the_frame_s_
         )
         assert sorted(f.value for f in faces) == sorted([value, 2]), (seed, faces)
 
+
+def test_an_unread_die_does_not_set_the_die_width_when_a_die_was_read() -> None:
+    # An unread die's width is a guess from its pips; one die read tells it better.
+    faces = [_face(100.0, 100.0, 40.0, 3), *(_face(300.0, y, 100.0, None) for y in (100.0, 300.0))]
+    assert die_width((), faces, PARAMS) == pytest.approx(40.0)
+    assert die_width((), faces[1:], PARAMS) == pytest.approx(100.0)
