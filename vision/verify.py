@@ -302,9 +302,10 @@ def _unexplained(
     """Where to look for the dice no die read explains: around each pip that no die holds, the
     strongest first, near ones merged, at the die widths it suggests. A pip of a die of the
     frame's width is looked for at that width (unless it is much more elongated than the pips of
-    the dice read: those lie on the sides of dice seen obliquely); any blob large enough to be a
-    die of its own is also looked for as one (a dark die whose pips did not show), and a pip
-    far from the frame's pip size as a pip of a die of its own size."""
+    the dice read: those lie on the sides of dice seen obliquely), and so is a blob nearly a die
+    across (a die whose pips ran together); any blob large enough to be a die of its own is also
+    looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
+    size as a pip of a die of its own size."""
     used = {k for die in dice for k in die.pips}
     flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
     most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
