@@ -69,8 +69,9 @@ def verify(
         die = _decide(candidate, verdict, params)
         if die is not None:
             dice.append(die)
-    # The faces the classifier kept tell the die width better than all the faces found, and
-    # those it read surely better than the doubtful ones and the unread.
+    # The faces the classifier read surely tell the die width better than all the faces found.
+    # With none of them, the pip sizes tell it (the doubtful and unread faces count only when
+    # there are no pips either).
     sure = [d for d in dice if d.value is not None and d.confidence >= _SURE_WIDTH]
     width = die_width(pips, sure, params) or die_width(pips, dice, params) or width
     return dice + _search(pyramid, pips, dice, width, params)
@@ -194,9 +195,9 @@ def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) ->
     several = [true_width(f, params) for f in faces if f.value is not None and f.value >= 2]
     if len(several) >= 3:
         return float(np.median(several))
-    valued = [true_width(f, params) for f in faces if f.value is not None]
-    if valued or faces:
-        return float(np.median(valued or [true_width(f, params) for f in faces]))
+    read = [f for f in faces if f.value is not None] or faces
+    if read:
+        return float(np.median([true_width(f, params) for f in read]))
     if pips:
         return params.die_width_per_pip * float(np.median([p.diameter for p in pips]))
     return None
