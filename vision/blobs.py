@@ -1,7 +1,8 @@
 """Stage 1a: blobs that may be pips, from an adaptive threshold of one pyramid level.
 
 Blobs that the threshold ran together (close pips of a small die, or a whole die darker or
-lighter than the tray, pips and all) are thresholded again inside (`_split`).
+lighter than the tray, pips and all) are thresholded again inside (`_split`). A column of three
+pips that touch (a six with large pips) is cut at its narrow places (`_touching`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,22 @@ Shape = tuple[float, float, float]
 ROUND: Shape = (1.0, 0.0, 1.0)
 
 
-Blob = tuple[float, float, float, float, float, Shape]
+Blob = tuple[float, float, float, float, float, Shape, bool]
 """A blob found at one pyramid level, in full-resolution pixels:
-(x, y, diameter, circularity, elongation, shape)."""
+(x, y, diameter, circularity, elongation, shape, whole). ``whole`` is False for a pip cut out of
+a column of touching pips: its size and shape come from that cut, as the pixels around it belong
+to its neighbours too."""
+
+_PEAK_LEVEL = 0.6  # of the deepest point: shallower peaks of the distance to the edge are not pips
+_PEAK_SIZES = 1.4  # the pips of one column are alike in size
+_TOUCH_SPACING = (1.3, 2.8)  # neighbouring pips' centres apart, in pip radii: touching pips
+_EVEN_SPACING = 0.25  # the middle pip of a column lies half way, give or take this
+_STRAIGHT = 0.95  # the end pips lie this far apart at least, of the way through the middle one
+_COVER = 0.7  # the circles must cover this much of the union of circles and blob
+_ROW = 3
+_LONG = (2.0, 5.0)  # the elongation of three touching pips in a row (about 3.4)
+_ROW_AREA = (0.8, 1.5)  # their area, relative to three discs as wide as the row
+_KERNEL = np.ones((3, 3), np.uint8)
 
 
 def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | None:
@@ -51,10 +65,7 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
     else:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
         mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        spread = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4.0 * mu11**2))
-        major = mu20 + mu02 + spread
-        minor = max(mu20 + mu02 - spread, 1e-6)
-        elongation = math.sqrt(major / minor)
+        elongation = _elongation(m)
         det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
         shape = (mu20 / det, mu11 / det, mu02 / det)
     if elongation > params.max_aspect:
@@ -67,7 +78,84 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
         circularity,
         elongation,
         shape,
+        True,
     )
+
+
+def _elongation(m: dict[str, float]) -> float:
+    """How much longer than wide a region is, from its moments (1: as round as a disc)."""
+    if m["m00"] <= 1e-6:
+        return 1.0
+    total, spread = m["mu20"] + m["mu02"], _spread(m)
+    return math.sqrt((total + spread) / max(total - spread, 1e-6 * m["m00"]))
+
+
+def _spread(m: dict[str, float]) -> float:
+    """The difference of a region's largest and smallest second moments, times two."""
+    return math.sqrt(max(0.0, (m["mu20"] - m["mu02"]) ** 2 + 4.0 * m["mu11"] ** 2))
+
+
+def _touching(contour: MatLike, scale: float, params: ReaderParams) -> list[Blob]:
+    """The pips of a column of three that the threshold ran together, because they touch (a six
+    with large pips, blurred): the three peaks of the distance to the blob's edge, when they lie
+    evenly on a line, a pip's width apart, and circles of their depth cover the blob. Two touching
+    blobs are not cut: they are as often two dice as two pips. The circularity given is that
+    cover."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if max(w, h) > 2 * params.block_size or min(w, h) < params.split_min_side:
+        return []
+    m = cv2.moments(contour)
+    if m["m00"] <= 1e-6 or not _LONG[0] <= _elongation(m) <= _LONG[1]:
+        return []
+    # Three discs of radius r in a row spread r * r / 4 across it and cover 3 pi r * r.
+    across = 0.5 * (m["mu20"] + m["mu02"] - _spread(m)) / m["m00"]
+    if not _ROW_AREA[0] <= m["m00"] / (12.0 * math.pi * max(across, 1e-6)) <= _ROW_AREA[1]:
+        return []
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [contour - np.array([x - 1, y - 1], dtype=contour.dtype)], -1, 255, -1)
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+    deepest = float(depth.max())
+    if deepest < 1.5:
+        return []
+    peaks = (depth >= cv2.dilate(depth, _KERNEL)) & (depth >= _PEAK_LEVEL * deepest)
+    count, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
+    if count - 1 != _ROW:
+        return []
+    points = np.asarray(centres[1:], dtype=np.float64)
+    rows = np.clip(np.rint(points[:, 1]).astype(np.intp), 0, h + 1)
+    columns = np.clip(np.rint(points[:, 0]).astype(np.intp), 0, w + 1)
+    radii = depth[rows, columns].astype(np.float64) + 0.5
+    if radii.max() > _PEAK_SIZES * radii.min():
+        return []
+    radius = float(np.median(radii))
+    apart = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    first, last = np.unravel_index(int(np.argmax(apart)), apart.shape)
+    middle = _ROW - int(first) - int(last)
+    near, far = sorted((float(apart[first, middle]), float(apart[last, middle])))
+    lowest, highest = _TOUCH_SPACING
+    if near < lowest * radius or far > highest * radius or far - near > _EVEN_SPACING * far:
+        return []
+    if float(apart[first, last]) < _STRAIGHT * (near + far):
+        return []
+    circles = np.zeros_like(mask)
+    for (px, py), r in zip(points, radii, strict=True):
+        cv2.circle(circles, (round(px * 16), round(py * 16)), round(r * 16), 255, -1, cv2.LINE_8, 4)
+    blob, disc = mask > 0, circles > 0
+    cover = int(np.count_nonzero(blob & disc)) / max(1, int(np.count_nonzero(blob | disc)))
+    if cover < _COVER:
+        return []
+    return [
+        (
+            (px + x - 0.5) * scale - 0.5,
+            (py + y - 0.5) * scale - 0.5,
+            2.0 * r * scale,
+            cover,
+            1.0,
+            ROUND,
+            False,
+        )
+        for (px, py), r in zip(points, radii, strict=True)
+    ]
 
 
 def level_blobs(
@@ -100,6 +188,8 @@ def level_blobs(
             split = False
             if blob is None:
                 split = len(contour) >= 6
+                if split:
+                    out.extend(_touching(contour, scale, params))
             elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
                 # Perhaps a whole die, darker (or lighter) than the tray, pips and all.

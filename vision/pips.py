@@ -186,6 +186,7 @@ def _candidates(
         return []
     table = np.array([b[:3] for _, b in blobs], dtype=np.float64)
     is_dark = np.array([d for d, _ in blobs])
+    whole = np.array([b[6] for _, b in blobs])
     cx, cy, diameter = table[:, 0], table[:, 1], table[:, 2]
     # Inner level: mean over the central square of the pip, from the integral image.
     half = np.maximum(0.25 * diameter, 0.5)
@@ -210,16 +211,19 @@ def _candidates(
     keep = (
         (contrast >= params.min_pip_contrast)
         & (relative >= params.min_relative_contrast)
-        & (spread <= params.max_ring_spread)
+        # A pip cut out of a column of touching pips has its neighbours in its ring.
+        & ((spread <= params.max_ring_spread) | ~whole)
     )
     candidates: list[Pip] = []
     chosen = _distinct(np.flatnonzero(keep), cx, cy, diameter, contrast, blobs, taken)
     colours = np.median(smooth[ys[chosen], xs[chosen]].astype(np.float32), axis=1)
     for k, colour in zip(chosen, colours, strict=True):
         _, blob = blobs[k]
-        size, elongation, shape = _measure(
-            raw, blob[0], blob[1], blob[2], bool(is_dark[k]), 0.5 * (inner[k] + ring_level[k])
-        )
+        size, elongation, shape = blob[2], blob[4], blob[5]
+        if blob[6]:
+            size, elongation, shape = _measure(
+                raw, blob[0], blob[1], blob[2], bool(is_dark[k]), 0.5 * (inner[k] + ring_level[k])
+            )
         if elongation > params.max_aspect:
             continue
         candidates.append(

@@ -149,3 +149,14 @@ def test_glare_near_the_centre_of_every_pip_does_not_hide_them(value: int) -> No
 def test_a_one_with_a_large_pip_is_read(scheme: str) -> None:
     frame = draw([DrawnDie(320, 240, 60, 1, 30.0, scheme, pip_scale=1.6)])
     assert read(frame).values == (1,)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "width", "angle"),
+    [("black", 40, 20.0), ("white", 52, 30.0), ("black", 80, 45.0), ("white", 80, 20.0)],
+)
+def test_a_six_whose_column_pips_touch_is_read(scheme: str, width: int, angle: float) -> None:
+    # Pips this large touch along the columns of a six: the threshold runs each column into one
+    # long blob, which is no pip; it is cut at its narrow places.
+    die = DrawnDie(320, 240, width, 6, angle, scheme, pip_scale=1.45)
+    assert read(draw([die]), ReaderParams(use_classifier=False)).values == (6,)
