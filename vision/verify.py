@@ -34,6 +34,10 @@ _SURE_WIDTH = 0.5
 """Faces read with at least this confidence tell the frame's die width when there are any."""
 _LIKE_WIDTHS = 1.3
 """Die widths closer than this ratio are one width for the classifier (trained over +-25 %)."""
+_SMALLEST_PIP = 0.04
+"""A stray pip this many frame die widths across or more is looked for at the frame's width: as
+small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
+holding its one (`vision.pips`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +326,10 @@ def _unexplained(
         if any(math.hypot(pip.x - x, pip.y - y) < 0.25 * width for x, y in points):
             continue
         widths = []
-        if 0.06 * width <= pip.diameter <= 0.4 * width and pip.elongation <= most_elongated:
+        if (
+            _SMALLEST_PIP * width <= pip.diameter <= 0.4 * width
+            and pip.elongation <= most_elongated
+        ):
             widths.append(width)
         elif 0.4 * width < pip.diameter < 1.5 * width:
             widths.append(width)  # a whole die of the frame's width seen as one blob

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -12,7 +13,7 @@ from vision.errors import InvalidParams
 from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
-from vision.render import render_tray
+from vision.render import TrayStyle, render_tray
 from vision.verify import die_width, verify
 
 PARAMS = ReaderParams()
@@ -128,3 +129,17 @@ def test_an_unread_die_does_not_set_the_die_width_when_a_die_was_read() -> None:
     faces = [_face(100.0, 100.0, 40.0, 3), *(_face(300.0, y, 100.0, None) for y in (100.0, 300.0))]
     assert die_width((), faces, PARAMS) == pytest.approx(40.0)
     assert die_width((), faces[1:], PARAMS) == pytest.approx(100.0)
+
+
+def test_a_glare_spot_left_of_a_large_die_s_pip_is_looked_for_at_the_frame_s_width() -> None:
+    # A glossy pip of a large die whose glare lies a little off its centre is taken for a dark
+    # die holding its one, and only the glare spot stays: a speck under a twentieth of the die.
+    for seed in (1, 2, 3):
+        tray = render_tray([2, 5], seed=seed, style=replace(TrayStyle(), die_size=(130.0, 140.0)))
+        two, five = tray.dice
+        step = 0.18 * two.size_px
+        spot = _pip(two.center[0] + step, two.center[1] - step, 0.045 * five.size_px)
+        faces = verify(
+            pyramid_of(tray.frame), (spot,), [_face(*five.center, five.size_px, 5)], PARAMS
+        )
+        assert sorted(f.value for f in faces) == [2, 5], (seed, faces)
