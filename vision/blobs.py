@@ -91,7 +91,8 @@ def _elongation(m: dict[str, float]) -> float:
 
 
 def _spread(m: dict[str, float]) -> float:
-    """The difference of a region's largest and smallest second moments, times two."""
+    """The difference between a region's largest and smallest second moments (along and across
+    its main axis), unnormalised like the moments given."""
     return math.sqrt(max(0.0, (m["mu20"] - m["mu02"]) ** 2 + 4.0 * m["mu11"] ** 2))
 
 
