@@ -219,8 +219,6 @@ def _split(
         return [], []
     outline = np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
     x, y, w, h = cv2.boundingRect(outline)
-    if _flat(gray[y : y + h, x : x + w], colour[y : y + h, x : x + w], params.min_pip_contrast):
-        return [], []  # no plane varies enough even over the blob's box, let alone inside it
     x0, y0 = max(0, x - 2), max(0, y - 2)
     patch = np.ascontiguousarray(gray[y0 : y + h + 2, x0 : x + w + 2])
     mask = np.zeros_like(patch)
@@ -259,11 +257,3 @@ def _split(
             if blob is not None:
                 out.append(blob)
     return darker, lighter
-
-
-def _flat(gray: npt.NDArray[np.uint8], colour: Frame, contrast: float) -> bool:
-    """Whether grey and every colour channel vary by less than ``contrast`` over a patch."""
-    if gray.size == 0:
-        return True
-    spreads = np.ptp(colour.reshape(-1, colour.shape[-1]), axis=0)
-    return bool(int(np.ptp(gray)) < contrast and int(spreads.max()) < contrast)
