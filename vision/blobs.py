@@ -227,8 +227,7 @@ def _split(
         # Keep off the blurred outline of a coarse level: it may be tray, not die.
         size = 2 * round(scale) - 1
         mask = np.asarray(cv2.erode(mask, np.ones((size, size), np.uint8)), dtype=np.uint8)
-    inside_mask = mask > 0
-    if np.count_nonzero(inside_mask) < 10:
+    if cv2.countNonZero(mask) < 10:
         return [], []
     colour_patch = np.ascontiguousarray(colour[y0 : y + h + 2, x0 : x + w + 2])
     _, gray_spread = cv2.meanStdDev(patch, mask=mask)
@@ -236,18 +235,20 @@ def _split(
     spreads = [float(gray_spread[0, 0]), *(float(s) for s in colour_spread[:, 0])]
     best = int(np.argmax(spreads))
     channel = patch if best == 0 else np.ascontiguousarray(colour_patch[:, :, best - 1])
-    inside = channel[inside_mask]
-    if int(inside.max()) - int(inside.min()) < params.min_pip_contrast:
+    least, most, _, _ = cv2.minMaxLoc(channel, mask)
+    if most - least < params.min_pip_contrast:
         return [], []
+    inside = channel[mask > 0]
     level, _ = cv2.threshold(inside.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    low = (channel <= level) & inside_mask
-    high = (channel > level) & inside_mask
+    low = cv2.bitwise_and(cv2.threshold(channel, level, 255, cv2.THRESH_BINARY_INV)[1], mask)
+    high = cv2.bitwise_and(cv2.threshold(channel, level, 255, cv2.THRESH_BINARY)[1], mask)
     # Which side is darker is told by the grey levels, whatever channel parted them.
-    low_is_darker = float(patch[low].mean()) <= float(patch[high].mean()) if high.any() else True
+    low_is_darker = (
+        cv2.mean(patch, low)[0] <= cv2.mean(patch, high)[0] if cv2.countNonZero(high) else True
+    )
     darker: list[Blob] = []
     lighter: list[Blob] = []
-    for parts, is_low in ((low, True), (high, False)):
-        binary = np.where(parts, 255, 0).astype(np.uint8)
+    for binary, is_low in ((low, True), (high, False)):
         contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         out = darker if is_low == low_is_darker else lighter
         for part in contours:
