@@ -103,8 +103,6 @@ def _touching(contour: MatLike, scale: float, params: ReaderParams) -> list[Blob
     blobs are not cut: they are as often two dice as two pips. The circularity given is that
     cover."""
     x, y, w, h = cv2.boundingRect(contour)
-    if max(w, h) > 2 * params.block_size or min(w, h) < params.split_min_side:
-        return []
     m = cv2.moments(contour)
     if m["m00"] <= 1e-6 or not _LONG[0] <= _elongation(m) <= _LONG[1]:
         return []
@@ -189,17 +187,25 @@ def level_blobs(
             split = False
             if blob is None:
                 split = len(contour) >= 6
-                if split:
-                    out.extend(_touching(contour, scale, params))
             elif blob[2] ** 2 * 0.785 <= max_area:
                 out.append(blob)
                 # Perhaps a whole die, darker (or lighter) than the tray, pips and all.
                 split = blob[2] >= params.split_min_diameter * scale
-            if split:
-                darker, lighter = _split(full, colour, contour, scale, params)
-                found[0].extend(darker)
-                found[1].extend(lighter)
+            if not (split and _splittable(contour, params)):
+                continue
+            if blob is None:
+                out.extend(_touching(contour, scale, params))
+            darker, lighter = _split(full, colour, contour, scale, params)
+            found[0].extend(darker)
+            found[1].extend(lighter)
     return found
+
+
+def _splittable(contour: MatLike, params: ReaderParams) -> bool:
+    """Whether a blob's box is of a size worth looking into again (`_touching`, `_split`): not
+    thinner than the smallest pip, nor wider than two threshold blocks."""
+    _, _, w, h = cv2.boundingRect(contour)
+    return min(w, h) >= params.split_min_side and max(w, h) <= 2 * params.block_size
 
 
 def _split(
@@ -212,9 +218,6 @@ def _split(
     green and red varies most inside the blob, so red pips on a black die part too. ``contour``
     was found ``scale`` times smaller; the split is done at full resolution, where small pips are
     still whole."""
-    x, y, w, h = cv2.boundingRect(contour)
-    if max(w, h) > 2 * params.block_size or min(w, h) < params.split_min_side:
-        return [], []
     if cv2.contourArea(contour) < 2 * params.min_pip_area / (scale * scale):
         return [], []
     outline = np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
