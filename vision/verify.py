@@ -60,19 +60,15 @@ def verify(
     if width is None:
         return faces
     starts = [_Candidate(f.x, f.y, width_of(f, width, params), f) for f in faces]
-    dice = []
-    big_ones = []
-    for candidate, verdict in _look(pyramid, starts, params, ()):
-        die = _decide(candidate, verdict, params)
-        if die is not None:
-            dice.append(die)
-        elif candidate.face is not None and len(candidate.face.pips) == 1:
-            big_ones.append(replace(candidate, width=_BIG_ONE * candidate.width))
+    decided = _decided(pyramid, starts, params, ())
+    dice = [die for _, die in decided if die is not None]
     # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
-    for candidate, verdict in _look(pyramid, big_ones, params, dice):
-        die = _decide(candidate, verdict, params)
-        if die is not None:
-            dice.append(die)
+    big_ones = [
+        replace(candidate, width=_BIG_ONE * candidate.width)
+        for candidate, die in decided
+        if die is None and candidate.face is not None and len(candidate.face.pips) == 1
+    ]
+    dice += [die for _, die in _decided(pyramid, big_ones, params, dice) if die is not None]
     # The faces the classifier read surely tell the die width better than all the faces found.
     # With none of them, the pip sizes tell it (the doubtful and unread faces count only when
     # there are no pips either).
@@ -126,6 +122,15 @@ def _look(
     centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, taken)
     verdicts = _read_turned(pyramid, centred, params)
     return list(zip((c for c, _ in centred), verdicts, strict=True))
+
+
+def _decided(
+    pyramid: Pyramid, starts: list[_Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
+) -> list[tuple[_Candidate, Face | None]]:
+    """Each candidate looked at (`_look`) with the die decided there (None: no die)."""
+    return [
+        (c, _decide(c, verdict, params)) for c, verdict in _look(pyramid, starts, params, taken)
+    ]
 
 
 def _is_taken(
