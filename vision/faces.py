@@ -17,6 +17,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from vision.blobs import Shape
 from vision.face import Face
 from vision.ones import find_ones
 from vision.params import ReaderParams
@@ -120,13 +121,11 @@ def _alike_in_size(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParam
     return [f for f in faces if sum(pips[k].diameter for k in f.pips) / len(f.pips) >= least]
 
 
-def _perpendicular(
-    vector: npt.NDArray[np.float64], shape: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
+def _perpendicular(vector: npt.NDArray[np.float64], shape: Shape) -> npt.NDArray[np.float64]:
     """``vector`` turned a quarter in the plane of the face, whose tilt shows in the pips' outline
     ``shape`` (second moments): a round pip seen as an ellipse shows how the face is foreshortened.
     """
-    a, b, c = float(shape[0, 0]), float(shape[0, 1]), float(shape[1, 1])
+    a, b, c = shape
     # Square root of the 2×2 positive definite matrix [[a, b], [b, c]] in closed form.
     s = math.sqrt(max(a * c - b * b, 1e-12))
     t = math.sqrt(max(a + c + 2.0 * s, 1e-12))
@@ -145,9 +144,10 @@ def _in_basis(
     det = float(a[0] * b[1] - a[1] * b[0])
     if abs(det) < 1e-6:
         return None
-    alpha = (points[:, 0] * b[1] - points[:, 1] * b[0]) / det
-    beta = (points[:, 1] * a[0] - points[:, 0] * a[1]) / det
-    return np.column_stack([alpha, beta])
+    coords = np.empty_like(points)
+    coords[:, 0] = (points[:, 0] * b[1] - points[:, 1] * b[0]) / det
+    coords[:, 1] = (points[:, 1] * a[0] - points[:, 0] * a[1]) / det
+    return coords
 
 
 def _fit(
@@ -167,9 +167,8 @@ def _fit(
     reach = 2.0 * math.hypot(float(diagonal[0]), float(diagonal[1]))
     near = np.abs(centres[kin] - centre).max(axis=1) <= reach
     kin = kin[near]
-    shape = np.mean(
-        [np.array([[p[0], p[1]], [p[1], p[2]]]) for p in (pips[i].shape, pips[j].shape)], axis=0
-    )
+    first, second = pips[i].shape, pips[j].shape
+    shape = ((first[0] + second[0]) / 2, (first[1] + second[1]) / 2, (first[2] + second[2]) / 2)
     other = _perpendicular(diagonal, shape)
     # Faces with four corners (4, 5, 6) fix the other diagonal themselves, which also fits dice
     # whose six is laid out on a rectangle rather than a square.

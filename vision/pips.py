@@ -137,24 +137,20 @@ def _distinct(
         return chosen
     score = contrast[chosen] * np.array([blobs[k][1][3] for k in chosen])
     order = chosen[np.argsort(-score)]
-    kept_x = [p.x for p in taken]
-    kept_y = [p.y for p in taken]
-    kept_d = [p.diameter for p in taken]
+    x = np.concatenate([[p.x for p in taken], cx[order]])
+    y = np.concatenate([[p.y for p in taken], cy[order]])
+    d = np.concatenate([[p.diameter for p in taken], diameter[order]])
+    larger = np.maximum(d[:, None], d[None, :])
+    # Same place: centres within 0.6 of the larger diameter, of sizes within twice each other.
+    same = (
+        (x[:, None] - x[None, :]) ** 2 + (y[:, None] - y[None, :]) ** 2 <= (0.6 * larger) ** 2
+    ) & (larger <= 2.0 * np.minimum(d[:, None], d[None, :]))
+    blocked = same[: len(taken)].any(axis=0)
     result = []
-    for k in order:
-        if kept_x:
-            dx = np.asarray(kept_x) - cx[k]
-            dy = np.asarray(kept_y) - cy[k]
-            reach = 0.6 * np.maximum(np.asarray(kept_d), diameter[k])
-            alike = np.maximum(np.asarray(kept_d), diameter[k]) <= 2.0 * np.minimum(
-                np.asarray(kept_d), diameter[k]
-            )
-            if bool(((dx * dx + dy * dy <= reach * reach) & alike).any()):
-                continue
-        result.append(k)
-        kept_x.append(float(cx[k]))
-        kept_y.append(float(cy[k]))
-        kept_d.append(float(diameter[k]))
+    for k in range(len(taken), len(d)):
+        if not blocked[k]:
+            result.append(order[k - len(taken)])
+            blocked |= same[k]
     return np.array(result, dtype=np.intp)
 
 
