@@ -265,18 +265,18 @@ def _empty_points_bare(
         for gx, gy in ((-1, -1), (1, -1), (-1, 1), (1, 1))
         if (gx, gy) not in points
     ]
+    (cx, cy), (ux, uy), (vx, vy) = centre.tolist(), u.tolist(), v.tolist()
     for gx, gy, is_grid_point in checks:
-        x, y = centre + gx * u + gy * v
-        xi, yi = round(float(x)), round(float(y))
+        xi, yi = round(cx + gx * ux + gy * vx), round(cy + gx * uy + gy * vy)
         if not (reach <= xi < width - reach and reach <= yi < height - reach):
             return False
         # The darkest (or lightest) of a small cross, so that a thin seam is not missed.
-        cross = (
-            smooth_gray[yi, xi - reach : xi + reach + 1],
-            smooth_gray[yi - reach : yi + reach + 1, xi],
-        )
+        across = smooth_gray[yi, xi - reach : xi + reach + 1]
+        down = smooth_gray[yi - reach : yi + reach + 1, xi]
         extreme = (
-            min(float(c.min()) for c in cross) if is_dark else max(float(c.max()) for c in cross)
+            float(min(across.min(), down.min()))
+            if is_dark
+            else float(max(across.max(), down.max()))
         )
         toward_pip = face_level - extreme if is_dark else extreme - face_level
         if toward_pip > params.empty_point_tolerance * contrast:
