@@ -25,9 +25,10 @@ class ReaderParams:
     # 1: grey levels only (faster); 2: also the red channel, for pips that only colour tells apart.
     planes: int = 2
     # The red channel is searched only when this fraction of the frame differs from grey by this
-    # many levels (coloured dice or pips).
+    # many levels (coloured dice or pips): two small dark dice with red pips on a large light tray
+    # are a few ten-thousandths of it.
     colour_difference: int = 40
-    colourful_fraction: float = 0.001
+    colourful_fraction: float = 0.0002
     pyramid_levels: int = 3
     threshold_offset: float = 7.0
     min_pip_area: int = 5

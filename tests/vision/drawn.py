@@ -37,6 +37,12 @@ HIDDEN_PIPS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
 """Schemes whose pips hardly differ from the face (dark pips on a dark die): the die shows, its
 value hardly does."""
 
+COLOUR_ONLY: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
+    "slate-red": ((90, 70, 60), (40, 40, 150)),
+}
+"""Schemes whose pips have the grey level of a face that is hardly coloured itself: the pips
+are the only colour on the die."""
+
 
 @dataclass(frozen=True)
 class DrawnDie:
@@ -70,7 +76,7 @@ def blank(
 
 def draw_die(frame: Frame, die: DrawnDie) -> None:
     """Draw a die top face (a rounded square with its pips) onto ``frame`` in place."""
-    face, pip = SCHEMES[die.scheme] if die.scheme in SCHEMES else HIDDEN_PIPS[die.scheme]
+    face, pip = {**SCHEMES, **HIDDEN_PIPS, **COLOUR_ONLY}[die.scheme]
     angle = math.radians(die.angle)
     u = np.array([math.cos(angle), math.sin(angle)])
     v = np.array([-math.sin(angle), math.cos(angle)])

@@ -131,6 +131,14 @@ def test_pips_with_the_grey_level_of_their_face_are_found_by_colour() -> None:
     assert read(frame, ReaderParams(planes=1)).values != (5,)
 
 
+@pytest.mark.parametrize("value", range(1, 6))
+def test_a_die_whose_pips_alone_are_coloured_is_read_in_a_grey_frame(value: int) -> None:
+    # Its red pips have the grey level of its slate face, and they are all the colour in the
+    # frame (a few ten-thousandths of it): the red channel is looked at all the same.
+    frame = draw([DrawnDie(320, 240, 40, value, 15.0, "slate-red")])
+    assert read(frame).values == (value,)
+
+
 @pytest.mark.parametrize("value", range(1, 7))
 def test_glare_on_glossy_pips_does_not_hide_them(value: int) -> None:
     frame = draw([DrawnDie(320, 240, 90, value, 20.0, "white", glare=True)])
