@@ -43,6 +43,8 @@ COLOUR_ONLY: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
 """Schemes whose pips have the grey level of a face that is hardly coloured itself: the pips
 are the only colour on the die."""
 
+_ALL_SCHEMES = {**SCHEMES, **HIDDEN_PIPS, **COLOUR_ONLY}
+
 
 @dataclass(frozen=True)
 class DrawnDie:
@@ -76,7 +78,7 @@ def blank(
 
 def draw_die(frame: Frame, die: DrawnDie) -> None:
     """Draw a die top face (a rounded square with its pips) onto ``frame`` in place."""
-    face, pip = {**SCHEMES, **HIDDEN_PIPS, **COLOUR_ONLY}[die.scheme]
+    face, pip = _ALL_SCHEMES[die.scheme]
     angle = math.radians(die.angle)
     u = np.array([math.cos(angle), math.sin(angle)])
     v = np.array([-math.sin(angle), math.cos(angle)])
