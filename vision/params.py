@@ -121,9 +121,12 @@ class ReaderParams:
     standout_core: float = 0.35
     standout_max_dice: float = 12.0
     max_standouts: int = 6
-    # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter.
+    # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter. With no
+    # die read, the frame's width is told by the pip sizes alone, and dice whose pips are large
+    # for their size are narrower: a pip is also looked for at ``guessed_width_narrower`` of it.
     die_width_per_face: float = 1.33
     die_width_per_pip: float = 6.0
+    guessed_width_narrower: float = 0.7
     # A blob at least ``min_die_width`` pixels across may be a die whose pips did not show: it is
     # looked for as a die ``die_width_per_blob`` times as wide.
     min_die_width: float = 16.0
@@ -153,7 +156,12 @@ class ReaderParams:
         for name in ("max_searches", "max_standouts"):
             if getattr(self, name) < 0:
                 raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")
-        for name in ("die_width_per_face", "die_width_per_pip", "die_width_per_blob"):
+        for name in (
+            "die_width_per_face",
+            "die_width_per_pip",
+            "die_width_per_blob",
+            "guessed_width_narrower",
+        ):
             value = getattr(self, name)
             if not value > 0.0:
                 raise InvalidParams(f"{name} must be a positive ratio, not {value!r}")

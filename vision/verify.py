@@ -312,7 +312,8 @@ def _unexplained(
     """Where to look for the dice no die read explains: around each pip that no die holds, the
     strongest first, near ones merged, at the die widths it suggests. A pip of a die of the
     frame's width is looked for at that width (unless it is much more elongated than the pips of
-    the dice read: those lie on the sides of dice seen obliquely), and so is a blob nearly a die
+    the dice read: those lie on the sides of dice seen obliquely), and narrower too when no die
+    was read (the width is then a guess from the pip sizes), and so is a blob nearly a die
     across (a die whose pips ran together); any blob large enough to be a die of its own is also
     looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
     size as a pip of a die of its own size."""
@@ -336,6 +337,8 @@ def _unexplained(
             and pip.elongation <= most_elongated
         ):
             widths.append(width)
+            if not dice:  # the width is a guess from the pip sizes
+                widths.append(params.guessed_width_narrower * width)
         elif 0.4 * width < pip.diameter < 1.5 * width:
             widths.append(width)  # a whole die of the frame's width seen as one blob
         if pip.diameter >= params.min_die_width:

@@ -67,6 +67,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(max_searches=-1)
     with pytest.raises(InvalidParams, match="die_width_per_blob"):
         ReaderParams(die_width_per_blob=0.0)
+    with pytest.raises(InvalidParams, match="guessed_width_narrower"):
+        ReaderParams(guessed_width_narrower=-0.7)
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
@@ -143,3 +145,19 @@ def test_a_glare_spot_left_of_a_large_die_s_pip_is_looked_for_at_the_frame_s_wid
             pyramid_of(tray.frame), (spot,), [_face(*five.center, five.size_px, 5)], PARAMS
         )
         assert sorted(f.value for f in faces) == [2, 5], (seed, faces)
+
+
+def test_with_no_die_read_a_pip_is_also_looked_for_at_a_narrower_width() -> None:
+    # With no die read, the frame's die width is a guess from the pip sizes; a die whose pips
+    # are large for its size (a quarter of it across) would be looked for nearly one and a half
+    # times too wide.
+    for seed, value in ((51, 4), (52, 2), (53, 6), (54, 5), (55, 3), (56, 1)):
+        tray = render_tray([value], seed=seed)
+        die = tray.dice[0]
+        corner = (die.center[0] + 0.25 * die.size_px, die.center[1] + 0.25 * die.size_px)
+        pips = (_pip(*corner, 0.25 * die.size_px),)
+        faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
+        assert [f.value for f in faces] == [value], (seed, faces)
+        assert (
+            math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+        )
