@@ -65,7 +65,7 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
     else:
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
         mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        elongation = _elongation(m)
+        elongation = region_elongation(m)
         det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
         shape = (mu20 / det, mu11 / det, mu02 / det)
     if elongation > params.max_aspect:
@@ -82,8 +82,9 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
     )
 
 
-def _elongation(m: dict[str, float]) -> float:
-    """How much longer than wide a region is, from its moments (1: as round as a disc)."""
+def region_elongation(m: dict[str, float]) -> float:
+    """How much longer than wide a region is, from its moments (1: as round as a disc); the
+    central moments may be normalised by the area, with ``m00`` 1."""
     if m["m00"] <= 1e-6:
         return 1.0
     total, spread = m["mu20"] + m["mu02"], _spread(m)
@@ -104,7 +105,7 @@ def _touching(contour: MatLike, scale: float, params: ReaderParams) -> list[Blob
     cover."""
     x, y, w, h = cv2.boundingRect(contour)
     m = cv2.moments(contour)
-    if m["m00"] <= 1e-6 or not _LONG[0] <= _elongation(m) <= _LONG[1]:
+    if m["m00"] <= 1e-6 or not _LONG[0] <= region_elongation(m) <= _LONG[1]:
         return []
     # Three discs of radius r in a row spread r * r / 4 across it and cover 3 pi r * r.
     across = 0.5 * (m["mu20"] + m["mu02"] - _spread(m)) / m["m00"]

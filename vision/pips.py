@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.blobs import ROUND, Blob, Shape, level_blobs
+from vision.blobs import ROUND, Blob, Shape, level_blobs, region_elongation
 from vision.params import ReaderParams
 from vision.types import Frame
 
@@ -263,11 +263,9 @@ def _measure(
     # A pixel is a unit square, not a point: add its own second moment so tiny pips look round.
     mu20 += 1.0 / 12.0
     mu02 += 1.0 / 12.0
-    spread = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4.0 * mu11**2))
-    major = mu20 + mu02 + spread
-    minor = max(mu20 + mu02 - spread, 1e-6)
+    elongation = region_elongation({"m00": 1.0, "mu20": mu20, "mu02": mu02, "mu11": mu11})
     det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
-    return size, math.sqrt(major / minor), (mu20 / det, mu11 / det, mu02 / det)
+    return size, elongation, (mu20 / det, mu11 / det, mu02 / det)
 
 
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
