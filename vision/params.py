@@ -100,7 +100,9 @@ class ReaderParams:
     # value is the classifier's when that is ``classifier_confidence`` sure (``certainty`` to
     # lower a count of four or more). A die found around an unexplained pip needs
     # ``accept_probability``. Each die is classified ``classifier_turns`` times, turned by 90°
-    # each time, and the verdicts averaged.
+    # each time, and the verdicts averaged. A face whose value the first look does not confirm is
+    # looked at ``face_turns`` times for its value; whether a die is there at all is still told
+    # by its first ``classifier_turns`` looks, unless all of them together say so more surely.
     use_classifier: bool = True
     classifier_confidence: float = 0.3
     classifier_certainty: float = 0.7
@@ -113,6 +115,7 @@ class ReaderParams:
     search_elongation_excess: float = 0.2
     max_searches: int = 24
     classifier_turns: int = 2
+    face_turns: int = 4
     # Places that differ from the tray by ``standout_colour`` (a colour distance) over at least
     # ``standout_core`` die widths each way are looked for as dice too, up to ``max_standouts``
     # of them (vision.standout): dice whose pips did not show. Parts larger than
@@ -149,10 +152,9 @@ class ReaderParams:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidParams(f"{name} is a probability in [0, 1], not {value!r}")
-        if self.classifier_turns < 1:
-            raise InvalidParams(
-                f"classifier_turns must be 1 or more, not {self.classifier_turns!r}"
-            )
+        for name in ("classifier_turns", "face_turns"):
+            if getattr(self, name) < 1:
+                raise InvalidParams(f"{name} must be 1 or more, not {getattr(self, name)!r}")
         for name in ("max_searches", "max_standouts"):
             if getattr(self, name) < 0:
                 raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")

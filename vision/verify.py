@@ -151,10 +151,11 @@ def _read_turned(
     pyramid: Pyramid, centred: list[tuple[_Candidate, Verdict | None]], params: ReaderParams
 ) -> list[Verdict]:
     """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
-    (``classifier_turns`` of them), their probabilities averaged: a face reads the same turned.
-    A candidate that its first crop left where it was has been seen unturned already: that
-    verdict serves. A die looked for around a pip needs ``accept_probability`` on average, so one
-    whose unturned look is too unsure to get there is not looked at turned (it stays rejected)."""
+    (``classifier_turns`` of them, ``face_turns`` for a face), their probabilities averaged: a
+    face reads the same turned. A candidate that its first crop left where it was has been seen
+    unturned already: that verdict serves. A die looked for around a pip needs
+    ``accept_probability`` on average, so one whose unturned look is too unsure to get there is
+    not looked at turned (it stays rejected)."""
     turns = max(1, params.classifier_turns)
     looks: list[list[Verdict]] = [[seen] if seen is not None else [] for _, seen in centred]
     unseen = [i for i, (_, seen) in enumerate(centred) if seen is None]
@@ -166,18 +167,27 @@ def _read_turned(
     least = turns * params.accept_probability - (turns - 1)
     jobs = [
         (i, 90.0 * k)
-        for k in range(1, turns)
         for i, (candidate, _) in enumerate(centred)
         if _needs_turns(candidate, looks[i][0], least)
+        for k in range(1, turns if candidate.face is None else max(turns, params.face_turns))
     ]
     crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
     for (i, _), verdict in zip(jobs, classify(crops), strict=True):
         looks[i].append(verdict)
-    averaged = []
-    for group in looks:  # the unturned look first: its offset is in the frame's own axes
-        probabilities = np.mean([v.probabilities for v in group], axis=0)
-        averaged.append(Verdict(tuple(float(p) for p in probabilities), group[0].offset))
-    return averaged
+    return [_averaged(group, turns) for group in looks]
+
+
+def _averaged(looks: list[Verdict], turns: int) -> Verdict:
+    """The looks at one candidate as one verdict: their probabilities averaged, the unturned
+    look's offset (in the frame's own axes). Looks past the first ``turns`` are there to tell a
+    face's value; they may make a die surer, but cannot drop one that the first looks keep (when
+    they could, a 2 in a row of touching ivory dice was lost)."""
+    probabilities = np.mean([v.probabilities for v in looks], axis=0)
+    first = float(np.mean([v.probabilities[0] for v in looks[:turns]]))
+    dice = probabilities[1:]
+    if first < probabilities[0] and dice.sum() > 0.0:
+        probabilities = np.concatenate(([first], dice * (1.0 - first) / dice.sum()))
+    return Verdict(tuple(float(p) for p in probabilities), looks[0].offset)
 
 
 def _needs_turns(candidate: _Candidate, unturned: Verdict, least: float) -> bool:

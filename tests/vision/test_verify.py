@@ -5,9 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
+from vision import verify as verify_module
 from vision.blobs import ROUND
+from vision.classify import Verdict
 from vision.crops import pyramid_of
 from vision.errors import InvalidParams
 from vision.face import Face
@@ -69,6 +72,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(die_width_per_blob=0.0)
     with pytest.raises(InvalidParams, match="guessed_width_narrower"):
         ReaderParams(guessed_width_narrower=-0.7)
+    with pytest.raises(InvalidParams, match="face_turns"):
+        ReaderParams(face_turns=0)
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
@@ -161,3 +166,59 @@ def test_with_no_die_read_a_pip_is_also_looked_for_at_a_narrower_width() -> None
         assert (
             math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
         )
+
+
+def _verdict(**probabilities: float) -> Verdict:
+    """A verdict giving ``none`` to no die and ``v1``... ``v6`` to the values, centred."""
+    row = [probabilities.get("none", 0.0)] + [probabilities.get(f"v{k}", 0.0) for k in range(1, 8)]
+    return Verdict(tuple(row), (0.0, 0.0))
+
+
+class _Scripted:
+    """A stand-in classifier: the first call (the unturned looks) gets ``first`` for every crop,
+    later calls get ``turned`` in turn (90, 180, 270 degrees for one candidate)."""
+
+    def __init__(self, first: Verdict, turned: list[Verdict]) -> None:
+        self.first, self.turned, self.crops = first, turned, 0
+
+    def __call__(self, crops: list[object]) -> list[Verdict]:
+        script = [self.first] if self.crops == 0 else self.turned
+        self.crops += len(crops)
+        return [script[i % len(script)] for i in range(len(crops))]
+
+
+def _read_face_scripted(
+    monkeypatch: pytest.MonkeyPatch, scripted: _Scripted, params: ReaderParams
+) -> list[Face]:
+    monkeypatch.setattr(verify_module, "classify", scripted)
+    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out, nothing to search
+    return verify(pyramid_of(blank), (), [_face(100.0, 100.0, 40.0, 2)], params)
+
+
+def test_a_face_the_first_look_doubts_is_read_from_four_turned_looks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Unturned and at 90 degrees the classifier leans to a 3; at 180 and 270 it sees the 2.
+    first = _verdict(none=0.1, v2=0.4, v3=0.5)
+    turned = [_verdict(none=0.1, v3=0.9), _verdict(none=0.1, v2=0.9), _verdict(none=0.1, v2=0.9)]
+    scripted = _Scripted(first, turned)
+    (face,) = _read_face_scripted(monkeypatch, scripted, PARAMS)
+    assert face.value == 2
+    assert scripted.crops == PARAMS.face_turns == 4
+    two_looks = _Scripted(first, turned)
+    (face,) = _read_face_scripted(monkeypatch, two_looks, replace(PARAMS, face_turns=2))
+    assert face.value == 3
+    assert two_looks.crops == 2
+
+
+def test_looks_past_the_first_two_do_not_drop_a_face_the_first_two_keep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The first two looks give a die 0.425 (kept: the floor is 0.4); all four give it 0.24.
+    first = _verdict(none=0.2, v2=0.8)
+    turned = [_verdict(none=0.95, v2=0.05)]
+    faces = _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS)
+    assert [f.value for f in faces] == [2]
+    # When the first two looks already say no die, the face is dropped.
+    first = _verdict(none=0.7, v2=0.3)
+    assert _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS) == []
