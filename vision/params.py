@@ -127,9 +127,13 @@ class ReaderParams:
     # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter. With no
     # die read, the frame's width is told by the pip sizes alone, and dice whose pips are large
     # for their size are narrower: a pip is also looked for at ``guessed_width_narrower`` of it.
+    # With two dice read or more, no die is looked for around a stray pip at over
+    # ``search_widest`` times the frame's width (a die seen whole as one blob and taken for a pip
+    # was once read as a die four times the size of the others around it).
     die_width_per_face: float = 1.33
     die_width_per_pip: float = 6.0
     guessed_width_narrower: float = 0.7
+    search_widest: float = 2.5
     # A blob at least ``min_die_width`` pixels across may be a die whose pips did not show: it is
     # looked for as a die ``die_width_per_blob`` times as wide.
     min_die_width: float = 16.0
@@ -163,6 +167,7 @@ class ReaderParams:
             "die_width_per_pip",
             "die_width_per_blob",
             "guessed_width_narrower",
+            "search_widest",
         ):
             value = getattr(self, name)
             if not value > 0.0:

@@ -326,10 +326,13 @@ def _unexplained(
     was read (the width is then a guess from the pip sizes), and so is a blob nearly a die
     across (a die whose pips ran together); any blob large enough to be a die of its own is also
     looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
-    size as a pip of a die of its own size."""
+    size as a pip of a die of its own size; with two dice read or more, at no width over
+    ``search_widest`` times the frame's."""
     used = {k for die in dice for k in die.pips}
     flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
     most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
+    # Dice in one tray are one size: with two read, the frame's width is no guess.
+    widest = params.search_widest * width if len(dice) >= 2 else math.inf
     starts: list[_Candidate] = []
     points: list[tuple[float, float]] = []
     for k, pip in enumerate(pips):
@@ -357,7 +360,7 @@ def _unexplained(
             widths.append(params.die_width_per_pip * pip.diameter)
         kept: list[float] = []
         for w in widths:
-            if w >= params.min_die_width and not any(_alike(w, o) for o in kept):
+            if w >= params.min_die_width and w <= widest and not any(_alike(w, o) for o in kept):
                 kept.append(w)
         if kept:
             points.append((pip.x, pip.y))

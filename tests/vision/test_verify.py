@@ -11,7 +11,7 @@ import pytest
 from vision import verify as verify_module
 from vision.blobs import ROUND
 from vision.classify import Verdict
-from vision.crops import pyramid_of
+from vision.crops import Pyramid, die_crop, pyramid_of
 from vision.errors import InvalidParams
 from vision.face import Face
 from vision.params import ReaderParams
@@ -222,3 +222,32 @@ def test_looks_past_the_first_two_do_not_drop_a_face_the_first_two_keep(
     # When the first two looks already say no die, the face is dropped.
     first = _verdict(none=0.7, v2=0.3)
     assert _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS) == []
+
+
+def _widths_looked_at(monkeypatch: pytest.MonkeyPatch, faces: list[Face], pip: Pip) -> list[float]:
+    widths: list[float] = []
+
+    def recording_crop(
+        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
+    ) -> np.ndarray:
+        widths.append(width)
+        return die_crop(pyramid, center, width, angle)
+
+    monkeypatch.setattr(verify_module, "die_crop", recording_crop)
+    tray = render_tray([2, 3], seed=61)
+    verify(pyramid_of(tray.frame), (pip,), faces, PARAMS)
+    return widths
+
+
+def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A blob half a die across, away from the dice: as a pip it would tell a die three dice wide.
+    tray = render_tray([2, 3], seed=61)
+    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
+    far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
+    blob = _pip(*far, 20.0)
+    widths = _widths_looked_at(monkeypatch, faces, blob)
+    assert widths and max(widths) <= PARAMS.search_widest * 40.0
+    # With one die read, the frame's width may be that die's mistake: the wide look is made.
+    assert max(_widths_looked_at(monkeypatch, faces[:1], blob)) >= 3.0 * 40.0
