@@ -66,8 +66,7 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
         mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
         elongation = region_elongation(m)
-        det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
-        shape = (mu20 / det, mu11 / det, mu02 / det)
+        shape = region_shape(mu20, mu11, mu02)
     if elongation > params.max_aspect:
         return None
     diameter = 2.0 * math.sqrt(area / math.pi) * scale
@@ -89,6 +88,14 @@ def region_elongation(m: dict[str, float]) -> float:
         return 1.0
     total, spread = m["mu20"] + m["mu02"], _spread(m)
     return math.sqrt((total + spread) / max(total - spread, 1e-6 * m["m00"]))
+
+
+def region_shape(mu20: float, mu11: float, mu02: float) -> Shape:
+    """A region's outline shape from its central moments normalised by its area: the moments
+    divided by the square root of their determinant, which tells how a round pip is tilted
+    whatever its size."""
+    det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
+    return (mu20 / det, mu11 / det, mu02 / det)
 
 
 def _spread(m: dict[str, float]) -> float:

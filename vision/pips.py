@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.blobs import ROUND, Blob, Shape, level_blobs, region_elongation
+from vision.blobs import ROUND, Blob, Shape, level_blobs, region_elongation, region_shape
 from vision.params import ReaderParams
 from vision.types import Frame
 
@@ -264,8 +264,7 @@ def _measure(
     mu20 += 1.0 / 12.0
     mu02 += 1.0 / 12.0
     elongation = region_elongation({"m00": 1.0, "mu20": mu20, "mu02": mu02, "mu11": mu11})
-    det = math.sqrt(max(mu20 * mu02 - mu11**2, 1e-6))
-    return size, elongation, (mu20 / det, mu11 / det, mu02 / det)
+    return size, elongation, region_shape(mu20, mu11, mu02)
 
 
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
