@@ -114,6 +114,10 @@ class ReaderParams:
     search_clearance: float = 0.6
     search_elongation_excess: float = 0.2
     max_searches: int = 24
+    # A die found around a stray pip and read as three pips or more must show them: at least this
+    # fraction of its box per pip differs from the box's median grey by ``min_pip_contrast`` (a
+    # pip covers about 2 % of a die's box; a speck of dust on a plain tray was read as a 5).
+    search_pip_fraction: float = 0.01
     classifier_turns: int = 2
     face_turns: int = 4
     # Places that differ from the tray by ``standout_colour`` (a colour distance) over at least
@@ -156,6 +160,11 @@ class ReaderParams:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidParams(f"{name} is a probability in [0, 1], not {value!r}")
+        if not 0.0 <= self.search_pip_fraction < 1.0 / 6.0:
+            raise InvalidParams(
+                "search_pip_fraction is a fraction of a die's box per pip in [0, 1/6), not "
+                f"{self.search_pip_fraction!r}"
+            )
         for name in ("classifier_turns", "face_turns"):
             if getattr(self, name) < 1:
                 raise InvalidParams(f"{name} must be 1 or more, not {getattr(self, name)!r}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from vision.classify import UNREADABLE, Verdict, classify
@@ -23,6 +24,7 @@ from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.standout import standing_out
+from vision.types import Frame
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
@@ -95,9 +97,25 @@ def _search(
         if _is_taken(candidate.x, candidate.y, candidate.width, found, params):
             continue
         die = _decide(candidate, verdict, params)
-        if die is not None:
+        if die is not None and _shows_its_pips(pyramid[0], die, params):
             found.append(die)
     return found
+
+
+def _shows_its_pips(frame: Frame, die: Face, params: ReaderParams) -> bool:
+    """Whether a die found around a stray pip shows as many pips as it is read to have: at least
+    ``search_pip_fraction`` of its box per pip differs from the box's median grey by a pip's
+    contrast. Ones and twos cover too little of a die to be told from a speck this way."""
+    if die.value is None or die.value < 3:
+        return True
+    half = max(2, int(die.width / 2))
+    x, y = int(die.x), int(die.y)
+    box = frame[max(0, y - half) : y + half, max(0, x - half) : x + half]
+    if box.size == 0:
+        return True
+    grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    differs = np.abs(grey - float(np.median(grey))) > params.min_pip_contrast
+    return float(differs.mean()) >= params.search_pip_fraction * die.value
 
 
 def _is_near_start(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -74,6 +75,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(guessed_width_narrower=-0.7)
     with pytest.raises(InvalidParams, match="face_turns"):
         ReaderParams(face_turns=0)
+    with pytest.raises(InvalidParams, match="search_pip_fraction"):
+        ReaderParams(search_pip_fraction=0.5)
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
@@ -251,3 +254,22 @@ def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
     assert widths and max(widths) <= PARAMS.search_widest * 40.0
     # With one die read, the frame's width may be that die's mistake: the wide look is made.
     assert max(_widths_looked_at(monkeypatch, faces[:1], blob)) >= 3.0 * 40.0
+
+
+def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A classifier that sees a 5 everywhere: a speck of dust gives no die, a die showing 5 does.
+    five = _verdict(none=0.02, v5=0.98)
+    monkeypatch.setattr(verify_module, "classify", lambda crops: [five] * len(crops))
+    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
+    cv2.circle(plain, (160, 120), 1, (60, 60, 60), -1)
+    assert verify(pyramid_of(plain), (_pip(160.0, 120.0, 4.0),), [], PARAMS) == []
+    tray = render_tray([5], seed=71)
+    die = tray.dice[0]
+    pip = _pip(*die.center, 0.15 * die.size_px)
+    found = verify(pyramid_of(tray.frame), (pip,), [], PARAMS)
+    assert any(
+        f.value == 5 and math.hypot(f.x - die.center[0], f.y - die.center[1]) < 0.2 * die.size_px
+        for f in found
+    ), found
