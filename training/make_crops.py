@@ -8,7 +8,7 @@ places that stand out from the tray (`vision.standout`). Real photos are split i
 held-out halves by `training.split.is_training`; only training photos are cut here, the benchmark
 reports the held-out ones apart.
 
-Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--seed S]
+Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--look-alike FRAMES] [--seed S]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
 from vision.pips import Pip  # noqa: E402
 from vision.reader import find_pip_faces  # noqa: E402
-from vision.render import render_tray  # noqa: E402
+from vision.render import PRESETS, render_tray, style_like  # noqa: E402
 from vision.standout import standing_out  # noqa: E402
 from vision.verify import die_width, width_of  # noqa: E402
 
@@ -223,13 +223,18 @@ def _search_crop(
     sink.add(crop, cls if distance < CENTRED else 0, offset, source)
 
 
-def synthetic(frames: int, seed: int, sink: Sink) -> None:
-    """Crops from ``frames`` random synthetic trays."""
-    rng = np.random.default_rng(seed)
+def synthetic(frames: int, seed: int, sink: Sink, preset: str | None = None) -> None:
+    """Crops from ``frames`` random synthetic trays, of random styles or resembling one kind of
+    real photo (``preset``, `vision.render.style_like`: then with up to 12 dice)."""
+    kind = 0 if preset is None else PRESETS.index(preset) + 1
+    rng = np.random.default_rng([seed, kind] if kind else seed)
+    most = 6 if preset is None else 12
     for index in range(frames):
-        count = int(rng.integers(1, 7))
+        count = int(rng.integers(1, most + 1))
         values = [None if rng.random() < 0.06 else int(rng.integers(1, 7)) for _ in range(count)]
-        tray = render_tray(values, seed=seed * 1_000_003 + index)
+        tray_seed = seed * 1_000_003 + kind * 100_000 + index
+        style = None if preset is None else style_like(preset, tray_seed)
+        tray = render_tray(values, seed=tray_seed, style=style)
         dice = []
         for die in tray.dice:
             readable = die.value is not None and not die.is_moving and not die.is_covered
@@ -250,7 +255,8 @@ def synthetic(frames: int, seed: int, sink: Sink) -> None:
             source=0,
         )
         if index % 500 == 0:
-            print(f"  synthetic {index}/{frames}, {len(sink.crops)} crops", flush=True)
+            kind_name = preset or "random"
+            print(f"  synthetic {kind_name} {index}/{frames}, {len(sink.crops)} crops", flush=True)
 
 
 def real(seed: int, sink: Sink) -> None:
@@ -293,6 +299,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--synthetic", type=int, default=5000)
+    parser.add_argument(
+        "--look-alike",
+        type=int,
+        default=0,
+        help="this many more synthetic trays resembling each kind of real photo (style presets)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-real", action="store_true")
     args = parser.parse_args()
@@ -301,6 +313,8 @@ def main() -> int:
     if not args.no_real:
         real(args.seed, sink)
     synthetic(args.synthetic, args.seed, sink)
+    for preset in PRESETS:
+        synthetic(args.look_alike, args.seed, sink, preset)
     np.savez_compressed(
         args.out,
         crops=np.stack(sink.crops).astype(np.uint8),
