@@ -114,7 +114,7 @@ class ReaderParams:
     search_clearance: float = 0.6
     search_elongation_excess: float = 0.2
     max_searches: int = 24
-    # A die found around a stray pip and read as three pips or more must show them: at least this
+    # A die the search finds and reads as three pips or more must show them: at least this
     # fraction of its box per pip differs from the box's median grey by ``min_pip_contrast`` (a
     # pip covers about 2 % of a die's box; a speck of dust on a plain tray was read as a 5).
     search_pip_fraction: float = 0.01

@@ -103,9 +103,10 @@ def _search(
 
 
 def _shows_its_pips(frame: Frame, die: Face, params: ReaderParams) -> bool:
-    """Whether a die found around a stray pip shows as many pips as it is read to have: at least
-    ``search_pip_fraction`` of its box per pip differs from the box's median grey by a pip's
-    contrast. Ones and twos cover too little of a die to be told from a speck this way."""
+    """Whether a die the search found (around a stray pip, or where the frame stands out) shows
+    as many pips as it is read to have: at least ``search_pip_fraction`` of its box per pip
+    differs from the box's median grey by a pip's contrast. Ones and twos cover too little of a
+    die to be told from a speck this way."""
     if die.value is None or die.value < 3:
         return True
     half = max(2, int(die.width / 2))
@@ -378,7 +379,7 @@ def _unexplained(
             widths.append(params.die_width_per_pip * pip.diameter)
         kept: list[float] = []
         for w in widths:
-            if w >= params.min_die_width and w <= widest and not any(_alike(w, o) for o in kept):
+            if params.min_die_width <= w <= widest and not any(_alike(w, o) for o in kept):
                 kept.append(w)
         if kept:
             points.append((pip.x, pip.y))
