@@ -108,7 +108,7 @@ class ReaderParams:
     classifier_certainty: float = 0.7
     reject_probability: float = 0.4
     reject_single_probability: float = 0.4
-    accept_probability: float = 0.85
+    accept_probability: float = 0.82
     search_reach: float = 1.0
     face_reach: float = 0.6
     search_clearance: float = 0.6
