@@ -172,7 +172,8 @@ def test_with_no_die_read_a_pip_is_also_looked_for_at_a_narrower_width() -> None
 
 
 def _verdict(**probabilities: float) -> Verdict:
-    """A verdict giving ``none`` to no die and ``v1``... ``v6`` to the values, centred."""
+    """A centred verdict giving ``none`` to no die, ``v1``... ``v6`` to the values and ``v7``
+    to an unreadable die."""
     row = [probabilities.get("none", 0.0)] + [probabilities.get(f"v{k}", 0.0) for k in range(1, 8)]
     return Verdict(tuple(row), (0.0, 0.0))
 
@@ -227,7 +228,10 @@ def test_looks_past_the_first_two_do_not_drop_a_face_the_first_two_keep(
     assert _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS) == []
 
 
-def _widths_looked_at(monkeypatch: pytest.MonkeyPatch, faces: list[Face], pip: Pip) -> list[float]:
+def _widths_looked_at(
+    monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pip: Pip
+) -> list[float]:
+    """The die widths of every crop the classifier is given while ``verify`` reads the frame."""
     widths: list[float] = []
 
     def recording_crop(
@@ -237,8 +241,7 @@ def _widths_looked_at(monkeypatch: pytest.MonkeyPatch, faces: list[Face], pip: P
         return die_crop(pyramid, center, width, angle)
 
     monkeypatch.setattr(verify_module, "die_crop", recording_crop)
-    tray = render_tray([2, 3], seed=61)
-    verify(pyramid_of(tray.frame), (pip,), faces, PARAMS)
+    verify(pyramid, (pip,), faces, PARAMS)
     return widths
 
 
@@ -250,10 +253,11 @@ def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
     faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
     far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
     blob = _pip(*far, 20.0)
-    widths = _widths_looked_at(monkeypatch, faces, blob)
+    pyramid = pyramid_of(tray.frame)
+    widths = _widths_looked_at(monkeypatch, pyramid, faces, blob)
     assert widths and max(widths) <= PARAMS.search_widest * 40.0
     # With one die read, the frame's width may be that die's mistake: the wide look is made.
-    assert max(_widths_looked_at(monkeypatch, faces[:1], blob)) >= 3.0 * 40.0
+    assert max(_widths_looked_at(monkeypatch, pyramid, faces[:1], blob)) >= 3.0 * 40.0
 
 
 def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
