@@ -171,9 +171,12 @@ def level_blobs(
     full: npt.NDArray[np.uint8],
     colour: Frame,
     params: ReaderParams,
+    where: npt.NDArray[np.int32] | None = None,
 ) -> tuple[list[Blob], list[Blob]]:
     """Dark and light pip-like blobs of one pyramid level (``gray`` is ``scale`` times smaller than
-    the full-resolution ``full`` and ``colour``, where blobs that are not pips alone are split)."""
+    the full-resolution ``full`` and ``colour``, where blobs that are not pips alone are split).
+    ``where``, when given, is the integral image of a full-resolution mask: only blobs with a
+    pixel of it in or about their box (a box three times as wide) are kept."""
     block = params.block_size | 1
     mean = cv2.boxFilter(gray, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
     offset = round(params.threshold_offset)
@@ -191,6 +194,8 @@ def level_blobs(
         for contour, links in zip(contours, hierarchy[0], strict=True):
             if links[3] >= 0 or len(contour) < 4 or len(contour) > 4 * block:
                 continue  # far too long an outline for a pip
+            if where is not None and not _touches(where, contour, scale):
+                continue
             blob = _blob_of(contour, scale, params)
             split = False
             if blob is None:
@@ -207,6 +212,18 @@ def level_blobs(
             found[0].extend(darker)
             found[1].extend(lighter)
     return found
+
+
+def _touches(where: npt.NDArray[np.int32], contour: MatLike, scale: float) -> bool:
+    """Whether the mask whose integral image is ``where`` has a pixel in the box three times as
+    wide as the contour's (found ``scale`` times smaller), about the same centre."""
+    x, y, w, h = cv2.boundingRect(contour)
+    height, width = where.shape[0] - 1, where.shape[1] - 1
+    x0, x1 = max(0, int((x - w) * scale)), min(width, int((x + 2 * w) * scale))
+    y0, y1 = max(0, int((y - h) * scale)), min(height, int((y + 2 * h) * scale))
+    if x1 <= x0 or y1 <= y0:
+        return False
+    return bool(where[y1, x1] - where[y0, x1] - where[y1, x0] + where[y0, x0] > 0)
 
 
 def _splittable(contour: MatLike, params: ReaderParams) -> bool:
@@ -228,12 +245,16 @@ def _split(
     still whole."""
     if cv2.contourArea(contour) < 2 * params.min_pip_area / (scale * scale):
         return [], []
-    outline = np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
+    outline = (
+        np.rint((contour.astype(np.float64) + 0.5) * scale - 0.5).astype(np.int32)
+        if scale != 1.0
+        else contour
+    )
     x, y, w, h = cv2.boundingRect(outline)
     x0, y0 = max(0, x - 2), max(0, y - 2)
     patch = np.ascontiguousarray(gray[y0 : y + h + 2, x0 : x + w + 2])
     mask = np.zeros_like(patch)
-    cv2.drawContours(mask, [outline - np.array([x0, y0], dtype=np.int32)], -1, 255, -1)
+    cv2.drawContours(mask, [outline], -1, 255, -1, offset=(-x0, -y0))
     if scale > 1:
         # Keep off the blurred outline of a coarse level: it may be tray, not die.
         size = 2 * round(scale) - 1
@@ -243,8 +264,8 @@ def _split(
     colour_patch = np.ascontiguousarray(colour[y0 : y + h + 2, x0 : x + w + 2])
     _, gray_spread = cv2.meanStdDev(patch, mask=mask)
     _, colour_spread = cv2.meanStdDev(colour_patch, mask=mask)
-    spreads = [float(gray_spread[0, 0]), *(float(s) for s in colour_spread[:, 0])]
-    best = int(np.argmax(spreads))
+    spreads = [gray_spread[0, 0], *colour_spread[:, 0]]
+    best = max(range(len(spreads)), key=spreads.__getitem__)
     channel = patch if best == 0 else np.ascontiguousarray(colour_patch[:, :, best - 1])
     least, most, _, _ = cv2.minMaxLoc(channel, mask)
     if most - least < params.min_pip_contrast:
@@ -260,12 +281,14 @@ def _split(
     darker: list[Blob] = []
     lighter: list[Blob] = []
     for binary, is_low in ((low, True), (high, False)):
-        contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours, _ = cv2.findContours(
+            binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0)
+        )
         out = darker if is_low == low_is_darker else lighter
         for part in contours:
             if len(part) < 4:
                 continue
-            blob = _blob_of(part + np.array([x0, y0], dtype=part.dtype), 1.0, params)
+            blob = _blob_of(part, 1.0, params)
             if blob is not None:
                 out.append(blob)
     return darker, lighter

@@ -23,6 +23,7 @@ from vision.types import Frame
 
 Debug = Callable[[str, Frame], None]
 
+_COLOUR_CHANGE = 20  # grey levels: the red channel tells something here that grey does not
 _GLARE_OFFSET = 0.25  # in outer diameters: a die's only pip (a one) sits at its centre
 _GLARE_SIZE = 0.4
 _GLARE_LEAST_OFFSET = 0.1  # a spot between this and _GLARE_OFFSET off the centre may be either
@@ -85,10 +86,13 @@ def find_pips(
     raw_planes = (gray, np.ascontiguousarray(frame[:, :, 2]))
     candidates: list[Pip] = []
     for plane in range(min(params.planes, len(raw_planes))):
-        if plane > 0 and not _is_colourful(raw_planes[plane], gray, params):
-            continue  # the red channel tells nothing the grey levels did not
+        where = None
+        if plane > 0:
+            if not _is_colourful(raw_planes[plane], gray, params):
+                continue  # the red channel tells nothing the grey levels did not
+            where = _colour_changes(raw_planes[plane], gray, params)
         found = _candidates(
-            raw_planes[plane], smooth_planes[:, :, plane], smooth, plane, params, candidates
+            raw_planes[plane], smooth_planes[:, :, plane], smooth, plane, params, candidates, where
         )
         found.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
         candidates.extend(found)
@@ -115,6 +119,19 @@ def _is_colourful(
     step = 4  # every 4th pixel each way is plenty to tell
     differs = cv2.absdiff(plane[::step, ::step], gray[::step, ::step]) > params.colour_difference
     return float(np.count_nonzero(differs)) >= params.colourful_fraction * differs.size
+
+
+def _colour_changes(
+    plane: npt.NDArray[np.uint8], gray: npt.NDArray[np.uint8], params: ReaderParams
+) -> npt.NDArray[np.int32]:
+    """The integral image of where the difference between this plane and grey changes from its
+    surroundings: a red pip on a black die, a white pip on a blue one. Elsewhere (a white die, or
+    a tray of one colour) the plane shows the same edges as grey, and finds the same pips."""
+    gap = plane.astype(np.int16) - gray.astype(np.int16)
+    block = params.block_size | 1
+    around = cv2.boxFilter(gap, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
+    changes = np.asarray(cv2.absdiff(gap, around)) > _COLOUR_CHANGE
+    return np.asarray(cv2.integral(changes.view(np.uint8)), dtype=np.int32)
 
 
 def planes_of(smooth: Frame) -> npt.NDArray[np.float32]:
@@ -161,9 +178,11 @@ def _candidates(
     plane: int,
     params: ReaderParams,
     taken: list[Pip],
+    where: npt.NDArray[np.int32] | None = None,
 ) -> list[Pip]:
     """Pip candidates in one plane (``raw``, and ``smooth_plane`` lightly blurred), leaving out
-    those already ``taken`` in an earlier plane."""
+    those already ``taken`` in an earlier plane, and, ``where`` given (`_colour_changes`), those
+    away from where the plane tells more than grey."""
     integral = cv2.integral(raw)
     height, width = raw.shape
     blobs: list[tuple[bool, Blob]] = []
@@ -173,7 +192,7 @@ def _candidates(
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:
             break
-        dark, light = level_blobs(level, scale, raw, smooth, params)
+        dark, light = level_blobs(level, scale, raw, smooth, params, where)
         blobs.extend((True, b) for b in dark)
         blobs.extend((False, b) for b in light)
         level = np.asarray(cv2.pyrDown(level), dtype=np.uint8)

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.drawn import SCHEMES, DrawnDie, draw
+from tests.vision.drawn import SCHEMES, DrawnDie, blank, draw, draw_die
 from vision import ReaderParams, read
-from vision.pips import find_pips, to_gray
+from vision.pips import _colour_changes, find_pips, to_gray
 
 
 def values_at(frame: np.ndarray, params: ReaderParams | None = None) -> list[int | None]:
@@ -129,6 +129,24 @@ def test_pips_with_the_grey_level_of_their_face_are_found_by_colour() -> None:
     frame = draw([DrawnDie(320, 240, 70, 5, 15.0, "blue-red")])
     assert read(frame).values == (5,)
     assert read(frame, ReaderParams(planes=1)).values != (5,)
+
+
+def test_the_red_channel_is_looked_at_only_where_colour_tells_more_than_grey() -> None:
+    # On a green tray every pixel differs from grey, yet the tray and the white die show the
+    # same edges in red as in grey; the red pips of the blue die are where red tells more.
+    frame = blank(colour=(60, 140, 50))
+    draw_die(frame, DrawnDie(200, 240, 70, 5, 0.0, "white"))
+    draw_die(frame, DrawnDie(440, 240, 70, 5, 0.0, "blue-red"))
+    changes = _colour_changes(frame[:, :, 2], to_gray(frame), ReaderParams())
+
+    def changed(x: int, y: int, half: int = 15) -> int:
+        x0, y0, x1, y1 = x - half, y - half, x + half, y + half
+        return int(changes[y1, x1] - changes[y0, x1] - changes[y1, x0] + changes[y0, x0])
+
+    assert changed(320, 100) == 0  # the tray
+    assert changed(200, 240) == 0  # the white die
+    assert changed(440, 240) > 0
+    assert read(frame).values == (5, 5)
 
 
 @pytest.mark.parametrize("value", range(1, 6))
