@@ -73,8 +73,8 @@ def find_faces(
     """The die faces that the pips form, touching dice separated, each pip used at most once."""
     if not pips:
         return []
-    centres = np.array([(p.x, p.y) for p in pips], dtype=np.float64)
-    sizes = np.array([p.diameter for p in pips])
+    centres = [(p.x, p.y) for p in pips]
+    sizes = [p.diameter for p in pips]
     compatible = compatible_pips(pips, params)
     proposals: list[tuple[int, float, Face]] = []
     count = len(pips)
@@ -82,8 +82,7 @@ def find_faces(
         for j in range(i + 1, count):
             if not compatible[i, j]:
                 continue
-            offset = centres[j] - centres[i]
-            spacing = float(math.hypot(offset[0], offset[1])) / (2.0 * _SQRT2)
+            spacing = math.dist(centres[i], centres[j]) / (2.0 * _SQRT2)
             pip_size = 0.5 * (sizes[i] + sizes[j])
             if not params.min_spacing * pip_size <= spacing <= params.max_spacing * pip_size:
                 continue
@@ -103,7 +102,9 @@ def find_faces(
             continue
         used.update(face.pips)
         faces.append(face)
-    faces.extend(find_ones(pips, used, centres, compatible, smooth_planes, smooth_colour, params))
+    faces.extend(
+        find_ones(pips, used, np.array(centres), compatible, smooth_planes, smooth_colour, params)
+    )
     return _alike_in_size(keep_top_faces(faces, pips, params), pips, params)
 
 
@@ -121,7 +122,10 @@ def _alike_in_size(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParam
     return [f for f in faces if sum(pips[k].diameter for k in f.pips) / len(f.pips) >= least]
 
 
-def _perpendicular(vector: npt.NDArray[np.float64], shape: Shape) -> npt.NDArray[np.float64]:
+Vector = tuple[float, float]
+
+
+def _perpendicular(vector: Vector, shape: Shape) -> Vector:
     """``vector`` turned a quarter in the plane of the face, whose tilt shows in the pips' outline
     ``shape`` (second moments): a round pip seen as an ellipse shows how the face is foreshortened.
     """
@@ -131,102 +135,105 @@ def _perpendicular(vector: npt.NDArray[np.float64], shape: Shape) -> npt.NDArray
     t = math.sqrt(max(a + c + 2.0 * s, 1e-12))
     ra, rb, rc = (a + s) / t, b / t, (c + s) / t
     det = ra * rc - rb * rb
-    x, y = float(vector[0]), float(vector[1])
+    x, y = vector
     fx, fy = (rc * x - rb * y) / det, (-rb * x + ra * y) / det  # inverse root @ vector
     px, py = -fy, fx  # a quarter turn on the flattened face
-    return np.array([ra * px + rb * py, rb * px + rc * py], dtype=np.float64)
+    return (ra * px + rb * py, rb * px + rc * py)
 
 
-def _in_basis(
-    points: npt.NDArray[np.float64], a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64] | None:
+def _in_basis(points: list[Vector], a: Vector, b: Vector) -> list[Vector] | None:
     """The coordinates (α, β) of each point p = α·a + β·b, or None when a and b are parallel."""
-    det = float(a[0] * b[1] - a[1] * b[0])
+    det = a[0] * b[1] - a[1] * b[0]
     if abs(det) < 1e-6:
         return None
-    coords = np.empty_like(points)
-    coords[:, 0] = (points[:, 0] * b[1] - points[:, 1] * b[0]) / det
-    coords[:, 1] = (points[:, 1] * a[0] - points[:, 0] * a[1]) / det
-    return coords
+    return [((x * b[1] - y * b[0]) / det, (y * a[0] - x * a[1]) / det) for x, y in points]
 
 
 def _fit(
     i: int,
     j: int,
-    centres: npt.NDArray[np.float64],
+    centres: list[Vector],
     pips: tuple[Pip, ...],
     compatible: npt.NDArray[np.bool_],
     smooth_gray: npt.NDArray[np.float32],
     smooth_colour: npt.NDArray[np.float32],
     params: ReaderParams,
 ) -> Face | None:
-    """The face with opposite corner pips ``i`` and ``j``, or None when no face grid fits."""
-    centre = 0.5 * (centres[i] + centres[j])
-    diagonal = 0.5 * (centres[j] - centres[i])
-    kin = np.flatnonzero(compatible[i] & compatible[j])
-    reach = 2.0 * math.hypot(float(diagonal[0]), float(diagonal[1]))
-    near = np.abs(centres[kin] - centre).max(axis=1) <= reach
-    kin = kin[near]
+    """The face with opposite corner pips ``i`` and ``j``, or None when no face grid fits. The
+    few pips near a face are worked out in plain numbers: arrays of a few elements cost more."""
+    (xi, yi), (xj, yj) = centres[i], centres[j]
+    centre = (0.5 * (xi + xj), 0.5 * (yi + yj))
+    diagonal = (0.5 * (xj - xi), 0.5 * (yj - yi))
+    reach = 2.0 * math.hypot(*diagonal)
+    kin = [
+        k
+        for k in np.flatnonzero(compatible[i] & compatible[j]).tolist()
+        if max(abs(centres[k][0] - centre[0]), abs(centres[k][1] - centre[1])) <= reach
+    ]
     first, second = pips[i].shape, pips[j].shape
     shape = ((first[0] + second[0]) / 2, (first[1] + second[1]) / 2, (first[2] + second[2]) / 2)
     other = _perpendicular(diagonal, shape)
     # Faces with four corners (4, 5, 6) fix the other diagonal themselves, which also fits dice
     # whose six is laid out on a rectangle rather than a square.
-    relative = centres[kin] - centre
+    relative = [(centres[k][0] - centre[0], centres[k][1] - centre[1]) for k in kin]
     coords = _in_basis(relative, diagonal, other)
     if coords is None:
         return None
     tol = params.grid_tolerance
-    corner = (np.abs(coords[:, 0]) <= 0.45) & (np.abs(np.abs(coords[:, 1]) - 1.0) <= 0.35)
-    for k in np.flatnonzero(corner):
-        mirrored = 2.0 * centre - centres[kin[k]]
-        gap = np.hypot(*(centres[kin] - mirrored).T)
-        if gap.min() <= tol * float(np.hypot(*diagonal)):
-            l_index = int(np.argmin(gap))
-            candidate = 0.5 * (centres[kin[k]] - centres[kin[l_index]])
-            if candidate @ other < 0:
-                candidate = -candidate
-            other = candidate
+    for k, (along, across) in zip(kin, coords, strict=True):
+        if abs(along) > 0.45 or abs(abs(across) - 1.0) > 0.35:
+            continue
+        mx, my = 2.0 * centre[0] - centres[k][0], 2.0 * centre[1] - centres[k][1]
+        gaps = [math.hypot(centres[m][0] - mx, centres[m][1] - my) for m in kin]
+        nearest = min(range(len(gaps)), key=gaps.__getitem__)
+        if gaps[nearest] <= tol * math.hypot(*diagonal):
+            ox = 0.5 * (centres[k][0] - centres[kin[nearest]][0])
+            oy = 0.5 * (centres[k][1] - centres[kin[nearest]][1])
+            if ox * other[0] + oy * other[1] < 0:
+                ox, oy = -ox, -oy
+            other = (ox, oy)
             break
-    u = 0.5 * (diagonal + other)
-    v = 0.5 * (diagonal - other)
+    u = (0.5 * (diagonal[0] + other[0]), 0.5 * (diagonal[1] + other[1]))
+    v = (0.5 * (diagonal[0] - other[0]), 0.5 * (diagonal[1] - other[1]))
     q = _in_basis(relative, u, v)
     if q is None:
         return None
-    inside = np.max(np.abs(q), axis=1) <= params.foreign_extent
-    if not inside.any():
+    extent = params.foreign_extent
+    held = [(k, a, b) for k, (a, b) in zip(kin, q, strict=True) if max(abs(a), abs(b)) <= extent]
+    if not held:
         return None
-    q, kin = q[inside], kin[inside]
-    rounded = np.rint(q)
-    error = np.hypot(*(q - rounded).T)
-    if float(error.max()) > tol:
+    errors = [math.hypot(a - round(a), b - round(b)) for _, a, b in held]
+    if max(errors) > tol:
         return None  # a pip of the kind inside the face but off its grid
-    points = {(int(a), int(b)) for a, b in rounded}
-    if len(points) != len(kin):
+    points = {(round(a), round(b)) for _, a, b in held}
+    if len(points) != len(held):
         return None
     value = _PATTERNS.get(frozenset(points))
     if value is None:
         return None
-    elongation = [pips[k].elongation for k in kin]
+    members = [k for k, _, _ in held]
+    elongation = [pips[k].elongation for k in members]
     # Elongation is measured less surely on small pips (a few pixels across).
-    smallest = min(pips[k].diameter for k in kin)
+    smallest = min(pips[k].diameter for k in members)
     if (
         max(elongation) - min(elongation)
         > params.max_elongation_spread + params.elongation_noise / smallest
     ):
         return None
-    if not _empty_points_bare(centre, u, v, points, kin, pips, smooth_gray, smooth_colour, params):
+    if not _empty_points_bare(
+        centre, u, v, points, members, pips, smooth_gray, smooth_colour, params
+    ):
         return None
-    contrast = float(np.mean([pips[k].contrast for k in kin]))
-    fit = 1.0 - float(error.mean()) / tol
+    contrast = sum(pips[k].contrast for k in members) / len(members)
+    fit = 1.0 - sum(errors) / len(errors) / tol
     confidence = max(0.0, min(1.0, 0.5 + 0.5 * fit)) * min(1.0, contrast / 60.0 + 0.5)
-    spacing = 0.5 * float(np.hypot(*u) + np.hypot(*v))
+    spacing = 0.5 * (math.hypot(*u) + math.hypot(*v))
     return Face(
-        float(centre[0]),
-        float(centre[1]),
-        (float(u[0]), float(u[1])),
-        (float(v[0]), float(v[1])),
-        tuple(int(k) for k in kin),
+        centre[0],
+        centre[1],
+        u,
+        v,
+        tuple(members),
         value,
         params.die_width_per_spacing * spacing,
         confidence,
@@ -234,11 +241,11 @@ def _fit(
 
 
 def _empty_points_bare(
-    centre: npt.NDArray[np.float64],
-    u: npt.NDArray[np.float64],
-    v: npt.NDArray[np.float64],
+    centre: Vector,
+    u: Vector,
+    v: Vector,
     points: set[tuple[int, int]],
-    kin: npt.NDArray[np.intp],
+    kin: list[int],
     pips: tuple[Pip, ...],
     smooth_gray: npt.NDArray[np.float32],
     smooth_colour: npt.NDArray[np.float32],
@@ -265,7 +272,7 @@ def _empty_points_bare(
         for gx, gy in ((-1, -1), (1, -1), (-1, 1), (1, 1))
         if (gx, gy) not in points
     ]
-    (cx, cy), (ux, uy), (vx, vy) = centre.tolist(), u.tolist(), v.tolist()
+    (cx, cy), (ux, uy), (vx, vy) = centre, u, v
     for gx, gy, is_grid_point in checks:
         xi, yi = round(cx + gx * ux + gy * vx), round(cy + gx * uy + gy * vy)
         if not (reach <= xi < width - reach and reach <= yi < height - reach):
