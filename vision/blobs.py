@@ -253,7 +253,7 @@ def _split(
     x, y, w, h = cv2.boundingRect(outline)
     x0, y0 = max(0, x - 2), max(0, y - 2)
     patch = np.ascontiguousarray(gray[y0 : y + h + 2, x0 : x + w + 2])
-    mask = np.zeros_like(patch)
+    mask = np.zeros(patch.shape, np.uint8)
     cv2.drawContours(mask, [outline], -1, 255, -1, offset=(-x0, -y0))
     if scale > 1:
         # Keep off the blurred outline of a coarse level: it may be tray, not die.
