@@ -48,8 +48,10 @@ def draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, value: int | None) -> No
 _MEASURE = ImageDraw.Draw(Image.new("1", (1, 1)))
 
 
-_PLAIN = str.maketrans({"—": "-", "–": "-", "“": '"', "”": '"', "’": "'"})
-"""Characters the built-in font lacks at OLED sizes, and what to draw instead."""
+_PLAIN = str.maketrans({"—": "-", "–": "-", "“": '"', "”": '"', "’": "'", " ": "  "})
+"""Characters the built-in font lacks at OLED sizes, and what to draw instead. Its space is two
+pixels wide, next to letters that fill their cells on a 1-bit image: "Expert wins!" read as
+"Expertwins!", so each space is drawn twice."""
 
 
 def _length(text: str, size: int) -> float:
@@ -70,8 +72,8 @@ def _fit(text: str, size: int, width: int) -> str:
 def _wrap(text: str, size: int, width: int) -> list[str]:
     """``text`` broken into lines of at most ``width`` pixels (long words are cut later)."""
     lines: list[str] = []
-    for word in text.translate(_PLAIN).split():
-        if lines and _length(f"{lines[-1]} {word}", size) <= width:
+    for word in text.split():
+        if lines and _length(f"{lines[-1]} {word}".translate(_PLAIN), size) <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
@@ -89,7 +91,7 @@ def _draw_totals(draw: ImageDraw.ImageDraw, view: TableView, width: int, y: int)
         right = width - 2 if is_last else (index + 1) * cell - 4
         total = str(player.total)
         room = right - left - _length(total, size) - 1
-        name = player.name
+        name = player.name.translate(_PLAIN)
         while name and _length(name, size) > room:
             name = name[:-1].rstrip()
         draw.text((left, y), name, fill=WHITE, font=font(size), anchor="lm")

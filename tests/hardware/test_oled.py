@@ -203,3 +203,16 @@ def test_a_flaky_oled_raises_or_is_tolerated(caplog: pytest.LogCaptureFixture) -
     assert tolerant.is_failing and "the game goes on" in caplog.text
     tolerant.show(sample_views.bust())  # retried: the same view was never shown
     assert not tolerant.is_failing and answers == []
+
+
+def test_words_on_the_screen_are_spaced_apart() -> None:
+    # The built-in font's space is two pixels, next to letters that fill their cells on a 1-bit
+    # image: "Daniel wins!" in the top bar read as "Danielwins!".
+    over = screen(sample_views.game_over())
+    inked = [any(not over.getpixel((x, y)) for y in range(1, 11)) for x in range(0, 80)]
+    first, last = inked.index(True), len(inked) - 1 - inked[::-1].index(True)
+    gaps, run = [], 0
+    for is_inked in inked[first : last + 1]:
+        run = 0 if is_inked else run + 1
+        gaps.append(run)
+    assert max(gaps) >= 4
