@@ -191,8 +191,9 @@ def level_blobs(
         contours, hierarchy = cv2.findContours(binary, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
         if hierarchy is None:
             continue
-        for contour, links in zip(contours, hierarchy[0], strict=True):
-            if links[3] >= 0 or len(contour) < 4 or len(contour) > 4 * block:
+        for index in np.flatnonzero(hierarchy[0][:, 3] < 0).tolist():
+            contour = contours[index]
+            if len(contour) < 4 or len(contour) > 4 * block:
                 continue  # far too long an outline for a pip
             if where is not None and not _touches(where, contour, scale):
                 continue
