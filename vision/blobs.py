@@ -8,6 +8,7 @@ pips that touch (a six with large pips) is cut at its narrow places (`_touching`
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -21,6 +22,9 @@ Shape = tuple[float, float, float]
 """A blob's second moments (xx, xy, yy) scaled to determinant 1: its outline's shape, not size."""
 
 ROUND: Shape = (1.0, 0.0, 1.0)
+
+Index = int | npt.NDArray[np.intp]
+"""A pixel coordinate, or an array of them."""
 
 
 Blob = tuple[float, float, float, float, float, Shape, bool]
@@ -224,7 +228,13 @@ def _touches(where: npt.NDArray[np.int32], contour: MatLike, scale: float) -> bo
     y0, y1 = max(0, int((y - h) * scale)), min(height, int((y + 2 * h) * scale))
     if x1 <= x0 or y1 <= y0:
         return False
-    return bool(where[y1, x1] - where[y0, x1] - where[y1, x0] + where[y0, x0] > 0)
+    return bool(box_sum(where, x0, y0, x1, y1) > 0)
+
+
+def box_sum(integral: npt.NDArray[Any], x0: Index, y0: Index, x1: Index, y1: Index) -> Any:
+    """The sum of the image whose ``integral`` image (`cv2.integral`) this is over the box
+    [x0, x1) × [y0, y1): of one box, or of many at once when the corners are arrays."""
+    return integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
 
 
 def _splittable(contour: MatLike, params: ReaderParams) -> bool:

@@ -164,7 +164,8 @@ def _fit(
     (xi, yi), (xj, yj) = centres[i], centres[j]
     centre = (0.5 * (xi + xj), 0.5 * (yi + yj))
     diagonal = (0.5 * (xj - xi), 0.5 * (yj - yi))
-    reach = 2.0 * math.hypot(*diagonal)
+    half_span = math.hypot(*diagonal)
+    reach = 2.0 * half_span
     kin = [
         k
         for k in np.flatnonzero(compatible[i] & compatible[j]).tolist()
@@ -186,7 +187,7 @@ def _fit(
         mx, my = 2.0 * centre[0] - centres[k][0], 2.0 * centre[1] - centres[k][1]
         gaps = [math.hypot(centres[m][0] - mx, centres[m][1] - my) for m in kin]
         nearest = min(range(len(gaps)), key=gaps.__getitem__)
-        if gaps[nearest] <= tol * math.hypot(*diagonal):
+        if gaps[nearest] <= tol * half_span:
             ox = 0.5 * (centres[k][0] - centres[kin[nearest]][0])
             oy = 0.5 * (centres[k][1] - centres[kin[nearest]][1])
             if ox * other[0] + oy * other[1] < 0:

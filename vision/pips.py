@@ -17,7 +17,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.blobs import ROUND, Blob, Shape, level_blobs, region_elongation, region_shape
+from vision.blobs import (
+    ROUND,
+    Blob,
+    Shape,
+    box_sum,
+    level_blobs,
+    region_elongation,
+    region_shape,
+)
 from vision.params import ReaderParams
 from vision.types import Frame
 
@@ -211,8 +219,7 @@ def _candidates(
     y1 = np.clip(np.rint(cy + half) + 1, 1, height).astype(np.intp)
     x1 = np.maximum(x1, x0 + 1)
     y1 = np.maximum(y1, y0 + 1)
-    total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
-    inner = total / ((x1 - x0) * (y1 - y0))
+    inner = box_sum(integral, x0, y0, x1, y1) / ((x1 - x0) * (y1 - y0))
     # Ring just outside the pip: the face it sits on.
     radius = (_RING_RADIUS * diameter / 2.0 + 1.0)[:, None]
     xs = np.clip(np.rint(cx[:, None] + radius * _COS), 0, width - 1).astype(np.intp)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tests.vision.drawn import SCHEMES, DrawnDie, blank, draw, draw_die
 from vision import ReaderParams, read
+from vision.blobs import box_sum
 from vision.pips import _colour_changes, find_pips, to_gray
 
 
@@ -140,8 +141,7 @@ def test_the_red_channel_is_looked_at_only_where_colour_tells_more_than_grey() -
     changes = _colour_changes(frame[:, :, 2], to_gray(frame), ReaderParams())
 
     def changed(x: int, y: int, half: int = 15) -> int:
-        x0, y0, x1, y1 = x - half, y - half, x + half, y + half
-        return int(changes[y1, x1] - changes[y0, x1] - changes[y1, x0] + changes[y0, x0])
+        return int(box_sum(changes, x - half, y - half, x + half, y + half))
 
     assert changed(320, 100) == 0  # the tray
     assert changed(200, 240) == 0  # the white die
