@@ -6,17 +6,19 @@ tray's own colour is told by a median over a few die widths of a much reduced fr
 gradient across the tray does not stand out, and a die does); what differs from it by more
 than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
 or more, are places the classifier is asked about (`vision.verify`). Parts larger than
-``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand. The classifier
-decides; this stage only proposes.
+``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying
+close together make such a part too, and what is left of it once the dice read are taken out is
+looked at again. The classifier decides; this stage only proposes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.crops import Pyramid
 from vision.params import ReaderParams
@@ -27,14 +29,21 @@ _BACKGROUND_WIDTHS = 4.0
 """The tray's colour at a point is the median over this many die widths around it."""
 _DIE_PIXELS = 8.0
 """Foreground is looked at on the pyramid level where a die is at least this many pixels wide."""
+_READ_DIE = 0.5
+"""A die read is taken out of a pile of dice as a disc this many of its widths across."""
 
 
 def standing_out(
-    pyramid: Pyramid, width: float, is_taken: Callable[[float, float], bool], params: ReaderParams
+    pyramid: Pyramid,
+    width: float,
+    is_taken: Callable[[float, float], bool],
+    params: ReaderParams,
+    read: Sequence[tuple[float, float, float]] = (),
 ) -> list[tuple[float, float]]:
     """Up to ``max_standouts`` points (x, y in frame pixels) deep inside what differs from the
     tray, the deepest first, at least half a die ``width`` apart, none where ``is_taken`` says a
-    die is already."""
+    die is already. ``read`` holds the dice read so far (x, y, width): a part too large for a
+    die that is a pile of dice falls apart without them, and its pieces are looked at."""
     if params.max_standouts == 0 or width <= 0:
         return []
     level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / _DIE_PIXELS, 1.0)))))
@@ -60,11 +69,19 @@ def standing_out(
         cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), dtype=np.uint8
     )
     # Parts far larger than a few dice are the tray's walls, a keyboard, a hand: no die alone.
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
-    too_large = stats[:, cv2.CC_STAT_AREA] > params.standout_max_dice * die * die
-    too_large[0] = False
-    if too_large.any():
-        foreground[too_large[labels]] = 0
+    # Or dice lying close together: without those read, such a pile falls apart.
+    largest = params.standout_max_dice * die * die
+    large = _too_large(foreground, largest)
+    if large is not None:
+        pile = np.where(large, 255, 0).astype(np.uint8)
+        foreground[large] = 0
+        for x, y, die_width in read:
+            centre = (round((x + 0.5) / factor - 0.5), round((y + 0.5) / factor - 0.5))
+            cv2.circle(pile, centre, max(1, round(_READ_DIE * die_width / factor)), 0, -1)
+        pieces = _too_large(pile, largest)
+        if pieces is not None:
+            pile[pieces] = 0
+        foreground |= pile
     depth = cv2.distanceTransform(foreground, cv2.DIST_L2, 3)
     # Local maxima of the depth at least ``standout_core`` die widths inside the foreground.
     reach = max(3, 2 * round(0.25 * die) + 1)
@@ -82,3 +99,11 @@ def standing_out(
         if len(points) >= params.max_standouts:
             break
     return points
+
+
+def _too_large(foreground: npt.NDArray[np.uint8], largest: float) -> npt.NDArray[np.bool_] | None:
+    """Where the parts of ``foreground`` larger than ``largest`` pixels lie (None: nowhere)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
+    too_large = stats[:, cv2.CC_STAT_AREA] > largest
+    too_large[0] = False
+    return np.asarray(too_large[labels]) if too_large.any() else None

@@ -88,7 +88,11 @@ def _search(
     (`vision.standout`); the surest die wins where several land on one."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
-        pyramid, width, lambda x, y: _is_near_start(x, y, width, dice, around_pips, params), params
+        pyramid,
+        width,
+        lambda x, y: _is_near_start(x, y, width, dice, around_pips, params),
+        params,
+        [(d.x, d.y, true_width(d, params)) for d in dice],
     )
     starts = around_pips + [_Candidate(x, y, width, None) for x, y in standouts]
     ranked = sorted(_look(pyramid, starts, params, dice), key=lambda cv: -cv[1].die_probability)
@@ -306,16 +310,9 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
         value = None if best == UNREADABLE else verdict.value
         if value is None and not params.report_unread:
             return None
-        step = candidate.width / params.die_width_per_face / params.die_width_per_spacing
+        u, v = _square_grid(candidate.width, params)
         return Face(
-            candidate.x,
-            candidate.y,
-            (step, 0.0),
-            (0.0, step),
-            (),
-            value,
-            candidate.width,
-            verdict.die_probability,
+            candidate.x, candidate.y, u, v, (), value, candidate.width, verdict.die_probability
         )
     # A lone pip read as a one is the weakest evidence of a die: a speck or a screw head looks so.
     floor = params.reject_single_probability if len(face.pips) == 1 else params.reject_probability
@@ -324,6 +321,12 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
     if face.value is None:
         # The centre of pips that fit no face is rough; a face fitted on its grid is exact.
         face = replace(face, x=candidate.x, y=candidate.y)
+    elif not _alike(true_width(face, params), candidate.width):
+        # Looked at at the frame's width, far from its own: its grid was wrong (pips of two
+        # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
+        u, v = _square_grid(candidate.width, params)
+        own = face.width / true_width(face, params)
+        face = replace(face, x=candidate.x, y=candidate.y, u=u, v=v, width=own * candidate.width)
     if face.value is not None and face.value >= 4 and best < face.value:
         # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
         sure = verdict.probabilities[best] >= params.classifier_certainty
@@ -333,6 +336,14 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
             confidence = max(face.confidence, verdict.probabilities[best])
         return replace(face, value=best, confidence=confidence)
     return face
+
+
+def _square_grid(
+    width: float, params: ReaderParams
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The grid steps (u, v) of an upright face on a die ``width`` pixels wide, edge to edge."""
+    step = width / params.die_width_per_face / params.die_width_per_spacing
+    return (step, 0.0), (0.0, step)
 
 
 def _unexplained(

@@ -66,6 +66,20 @@ def test_places_already_taken_are_not_proposed_nor_any_when_none_are_wanted() ->
     assert standing_out(pyramid_of(frame), WIDTH, _never_taken, ReaderParams(max_standouts=0)) == []
 
 
+def test_a_pile_of_dice_too_large_for_a_die_falls_apart_without_the_dice_read() -> None:
+    pile = [
+        DrawnDie(150.0 + 43.0 * (k % 8), 200.0 + 43.0 * (k // 8), WIDTH, 1 + k % 6, 0.0, "dark")
+        for k in range(16)
+    ]
+    pyramid = pyramid_of(draw(pile))
+    assert standing_out(pyramid, WIDTH, _never_taken, PARAMS) == []  # one part, 16 dice large
+    unread = pile[5]
+    read = [(d.x, d.y, WIDTH) for d in pile if d is not unread]
+    points = standing_out(pyramid, WIDTH, _never_taken, PARAMS, read)
+    assert points, "the die left unread was not proposed"
+    assert all(math.hypot(x - unread.x, y - unread.y) < 0.3 * WIDTH for x, y in points), points
+
+
 # Held-out photos (training/split.py) with dark dice whose dark pips the pip stages miss.
 DARK_DICE = ["IMG_20191208_112455.jpg", "IMG_20191209_100333.jpg", "IMG_20191209_095800.jpg"]
 

@@ -228,6 +228,28 @@ def test_looks_past_the_first_two_do_not_drop_a_face_the_first_two_keep(
     assert _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS) == []
 
 
+def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The third face's grid is three dice wide (pips of two dice, or a whole die taken for a
+    # pip): the classifier looks at it at the frame's width, and the die read is that wide, so
+    # it does not cover the dice beside it.
+    two = _verdict(none=0.1, v2=0.9)
+    monkeypatch.setattr(verify_module, "classify", _Scripted(two, [two]))
+    blank = np.full((240, 400, 3), 128, dtype=np.uint8)
+    faces = [
+        _face(60.0, 100.0, 40.0, 2),
+        _face(160.0, 100.0, 40.0, 3),
+        _face(300.0, 120.0, 120.0, 2),
+    ]
+    read = verify(pyramid_of(blank), (), faces, PARAMS)
+    assert [verify_module.true_width(f, PARAMS) for f in read] == pytest.approx([40.0] * 3)
+    assert [(f.x, f.y) for f in read] == [(60.0, 100.0), (160.0, 100.0), (300.0, 120.0)]
+    assert [(f.u, f.v, f.width) for f in read[:2]] == [(f.u, f.v, f.width) for f in faces[:2]]
+    wide = read[2]
+    assert math.hypot(*wide.u) == pytest.approx(40.0 / PARAMS.die_width_per_face / 3.5)
+
+
 def _widths_looked_at(
     monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pip: Pip
 ) -> list[float]:
