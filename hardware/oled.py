@@ -119,6 +119,7 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         left, right = f"{current.name}{cpu}", str(current.total)
     else:
         left, right = view.title, view.rules
+    right = _fit(right, 11, width // 2)  # a rules file may name its rules at length
     draw.text((width - 2, 6), right, fill=BLACK, font=font(11), anchor="rm")
     room = width - 6 - int(_length(right, 11))
     draw.text((2, 6), _fit(left, 11, room), fill=BLACK, font=font(11), anchor="lm")

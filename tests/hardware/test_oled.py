@@ -216,3 +216,16 @@ def test_words_on_the_screen_are_spaced_apart() -> None:
         run = 0 if is_inked else run + 1
         gaps.append(run)
     assert max(gaps) >= 4
+
+
+def test_a_long_rules_name_in_the_top_bar_leaves_room_for_the_title() -> None:
+    # Before a game (no player's turn) the top bar shows the title and the rules' name; a rules
+    # file may name its rules at length. It is cut to fit half the bar, the title keeps its start.
+    before = dataclasses.replace(sample_views.mid_turn(), current=None)
+    short, long = (
+        screen(dataclasses.replace(before, rules=rules))
+        for rules in ("Greed", "Greed as played at the club")
+    )
+    for x in range(40):  # "dicek"
+        for y in range(12):
+            assert long.getpixel((x, y)) == short.getpixel((x, y)), (x, y)
