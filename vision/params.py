@@ -133,11 +133,13 @@ class ReaderParams:
     # for their size are narrower: a pip is also looked for at ``guessed_width_narrower`` of it.
     # With two dice read or more, no die is looked for around a stray pip at over
     # ``search_widest`` times the frame's width (a die seen whole as one blob and taken for a pip
-    # was once read as a die four times the size of the others around it).
+    # was once read as a die four times the size of the others around it), nor at under
+    # ``search_narrowest`` times it (dice in one tray are one size: such looks found almost none).
     die_width_per_face: float = 1.33
     die_width_per_pip: float = 6.0
     guessed_width_narrower: float = 0.7
     search_widest: float = 2.5
+    search_narrowest: float = 0.5
     # A blob at least ``min_die_width`` pixels across may be a die whose pips did not show: it is
     # looked for as a die ``die_width_per_blob`` times as wide.
     min_die_width: float = 16.0
@@ -181,3 +183,7 @@ class ReaderParams:
             value = getattr(self, name)
             if not value > 0.0:
                 raise InvalidParams(f"{name} must be a positive ratio, not {value!r}")
+        if not 0.0 <= self.search_narrowest < self.search_widest:
+            raise InvalidParams(
+                f"search_narrowest is a ratio in [0, search_widest), not {self.search_narrowest!r}"
+            )

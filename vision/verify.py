@@ -357,12 +357,13 @@ def _unexplained(
     across (a die whose pips ran together); any blob large enough to be a die of its own is also
     looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
     size as a pip of a die of its own size; with two dice read or more, at no width over
-    ``search_widest`` times the frame's."""
+    ``search_widest`` times the frame's nor under ``search_narrowest`` times it."""
     used = {k for die in dice for k in die.pips}
     flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
     most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
     # Dice in one tray are one size: with two read, the frame's width is no guess.
     widest = params.search_widest * width if len(dice) >= 2 else math.inf
+    narrowest = params.search_narrowest * width if len(dice) >= 2 else 0.0
     starts: list[_Candidate] = []
     points: list[tuple[float, float]] = []
     for k, pip in enumerate(pips):
@@ -390,7 +391,9 @@ def _unexplained(
             widths.append(params.die_width_per_pip * pip.diameter)
         kept: list[float] = []
         for w in widths:
-            if params.min_die_width <= w <= widest and not any(_alike(w, o) for o in kept):
+            if max(params.min_die_width, narrowest) <= w <= widest and not any(
+                _alike(w, o) for o in kept
+            ):
                 kept.append(w)
         if kept:
             points.append((pip.x, pip.y))

@@ -77,6 +77,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(face_turns=0)
     with pytest.raises(InvalidParams, match="search_pip_fraction"):
         ReaderParams(search_pip_fraction=0.5)
+    with pytest.raises(InvalidParams, match="search_narrowest"):
+        ReaderParams(search_narrowest=3.0)
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
@@ -280,6 +282,20 @@ def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
     assert widths and max(widths) <= PARAMS.search_widest * 40.0
     # With one die read, the frame's width may be that die's mistake: the wide look is made.
     assert max(_widths_looked_at(monkeypatch, pyramid, faces[:1], blob)) >= 3.0 * 40.0
+
+
+def test_with_two_dice_read_no_die_is_looked_for_far_narrower_than_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A blob 16 px across, away from the dice: it may be a die of its own, 16 px wide.
+    tray = render_tray([2, 3], seed=61)
+    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
+    far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
+    blob = _pip(*far, 16.0)
+    pyramid = pyramid_of(tray.frame)
+    widths = _widths_looked_at(monkeypatch, pyramid, faces, blob)
+    assert widths and min(widths) >= PARAMS.search_narrowest * 40.0
+    assert min(_widths_looked_at(monkeypatch, pyramid, faces[:1], blob)) == pytest.approx(16.0)
 
 
 def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
