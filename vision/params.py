@@ -100,9 +100,10 @@ class ReaderParams:
     # value is the classifier's when that is ``classifier_confidence`` sure (``certainty`` to
     # lower a count of four or more). A die found around an unexplained pip needs
     # ``accept_probability``. Each die is classified ``classifier_turns`` times, turned by 90°
-    # each time, and the verdicts averaged. A face whose value the first look does not confirm is
-    # looked at ``face_turns`` times for its value; whether a die is there at all is still told
-    # by its first ``classifier_turns`` looks, unless all of them together say so more surely.
+    # each time, and the verdicts averaged. A face whose value the first look does not confirm,
+    # and a die found around a pip whose value it does not read surely, are looked at
+    # ``face_turns`` times for their value; whether a die is there at all is still told by its
+    # first ``classifier_turns`` looks, unless all of them together say so more surely.
     use_classifier: bool = True
     classifier_confidence: float = 0.3
     classifier_certainty: float = 0.7

@@ -29,7 +29,8 @@ from vision.types import Frame
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
 _AGREED = 0.9
-"""A face whose unturned look gives its pip count this probability is not looked at turned."""
+"""A face whose unturned look gives its pip count this probability is not looked at turned, nor
+a die looked for around a pip more than ``classifier_turns`` times when it reads any value so."""
 _BIG_ONE = 0.7
 """Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
 _SURE_WIDTH = 0.5
@@ -174,7 +175,8 @@ def _read_turned(
     pyramid: Pyramid, centred: list[tuple[_Candidate, Verdict | None]], params: ReaderParams
 ) -> list[Verdict]:
     """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
-    (``classifier_turns`` of them, ``face_turns`` for a face), their probabilities averaged: a
+    (``classifier_turns`` of them, ``face_turns`` for a face or an unsure value: `_looks`),
+    their probabilities averaged: a
     face reads the same turned. A candidate that its first crop left where it was has been seen
     unturned already: that verdict serves. A die looked for around a pip needs
     ``accept_probability`` on average, so one whose unturned look is too unsure to get there is
@@ -192,12 +194,22 @@ def _read_turned(
         (i, 90.0 * k)
         for i, (candidate, _) in enumerate(centred)
         if _needs_turns(candidate, looks[i][0], least)
-        for k in range(1, turns if candidate.face is None else max(turns, params.face_turns))
+        for k in range(1, _looks(candidate, looks[i][0], params))
     ]
     crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
     for (i, _), verdict in zip(jobs, classify(crops), strict=True):
         looks[i].append(verdict)
     return [_averaged(group, turns) for group in looks]
+
+
+def _looks(candidate: _Candidate, unturned: Verdict, params: ReaderParams) -> int:
+    """How many looks in all a candidate worth turning gets (`_needs_turns`): ``face_turns`` for
+    a face and for a die looked for around a pip whose value the unturned look does not read
+    surely, else ``classifier_turns``."""
+    turns = max(1, params.classifier_turns)
+    if candidate.face is None and max(unturned.probabilities[1:UNREADABLE]) >= _AGREED:
+        return turns
+    return max(turns, params.face_turns)
 
 
 def _averaged(looks: list[Verdict], turns: int) -> Verdict:

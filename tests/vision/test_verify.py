@@ -252,6 +252,23 @@ def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
     assert math.hypot(*wide.u) == pytest.approx(40.0 / PARAMS.die_width_per_face / 3.5)
 
 
+def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
+    pips = (_pip(160.0, 120.0, 6.0),)
+    # Unturned, the classifier hesitates between a 1 and a 2; turned, it sees the 2.
+    unsure = _Scripted(_verdict(none=0.05, v1=0.45, v2=0.5), [_verdict(none=0.05, v2=0.95)])
+    monkeypatch.setattr(verify_module, "classify", unsure)
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
+    sure = _Scripted(_verdict(none=0.05, v2=0.95), [_verdict(none=0.05, v2=0.95)])
+    monkeypatch.setattr(verify_module, "classify", sure)
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
+    # Each place looked at (the pip's width and, with no die read, a narrower one) got all its
+    # looks when unsure, two when sure.
+    assert unsure.crops == sure.crops // PARAMS.classifier_turns * PARAMS.face_turns > sure.crops
+
+
 def _widths_looked_at(
     monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pip: Pip
 ) -> list[float]:
