@@ -105,21 +105,45 @@ def find_faces(
     faces.extend(
         find_ones(pips, used, np.array(centres), compatible, smooth_planes, smooth_colour, params)
     )
+    faces = _no_giant_ones(faces, pips, params)
     return _alike_in_size(keep_top_faces(faces, pips, params), pips, params)
+
+
+def _pip_size(face: Face, pips: tuple[Pip, ...]) -> float:
+    """The mean diameter of a face's pips."""
+    return sum(pips[k].diameter for k in face.pips) / len(face.pips)
+
+
+def _reference_pip_size(
+    faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams
+) -> float | None:
+    """The median pip size of the faces of two pips or more, when there are enough of them to
+    tell the size of the dice in the tray (None: there are not)."""
+    sizes = sorted(_pip_size(face, pips) for face in faces if len(face.pips) >= 2)
+    if len(sizes) < params.size_reference_faces:
+        return None
+    return sizes[len(sizes) // 2]
+
+
+def _no_giant_ones(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
+    """Drop lone pips read as ones that are far larger than the pips of the dice read: a whole
+    die seen as one blob, read as a one several dice wide. Left in, it would pass for the top of
+    the dice around it and have their faces dropped as its sides (`keep_top_faces`)."""
+    reference = _reference_pip_size(faces, pips, params)
+    if reference is None:
+        return faces
+    most = params.largest_relative_one_size * reference
+    return [f for f in faces if len(f.pips) != 1 or pips[f.pips[0]].diameter <= most]
 
 
 def _alike_in_size(faces: list[Face], pips: tuple[Pip, ...], params: ReaderParams) -> list[Face]:
     """Drop faces whose pips are far smaller than those of the other dice read: the dice in a tray
     are seen at about the same size, so these are dots on a keyboard or printing, not a die."""
-    sizes = sorted(
-        sum(pips[k].diameter for k in face.pips) / len(face.pips)
-        for face in faces
-        if len(face.pips) >= 2
-    )
-    if len(sizes) < params.size_reference_faces:
+    reference = _reference_pip_size(faces, pips, params)
+    if reference is None:
         return faces
-    least = params.least_relative_pip_size * sizes[len(sizes) // 2]
-    return [f for f in faces if sum(pips[k].diameter for k in f.pips) / len(f.pips) >= least]
+    least = params.least_relative_pip_size * reference
+    return [f for f in faces if _pip_size(f, pips) >= least]
 
 
 Vector = tuple[float, float]

@@ -49,9 +49,12 @@ class ReaderParams:
     elongation_noise: float = 1.0
     same_die_fraction: float = 0.8
     # With at least this many faces of two pips or more read, faces whose pips are smaller than
-    # this fraction of their median size are not dice.
+    # this fraction of their median size are not dice, nor lone pips read as ones larger than
+    # ``largest_relative_one_size`` times it (a one's pip is often larger than the others, but
+    # not a whole die seen as one blob).
     size_reference_faces: int = 3
     least_relative_pip_size: float = 0.55
+    largest_relative_one_size: float = 3.0
     side_face_reach: float = 1.3
     side_face_elongation: float = 0.12
     side_face_alignment: float = 0.6

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -13,8 +14,13 @@ from hypothesis import strategies as st
 
 from tests.vision.drawn import SCHEMES, DrawnDie, blank, draw, draw_die
 from vision import ReaderParams, read
-from vision.blobs import box_sum
-from vision.pips import _colour_changes, find_pips, to_gray
+from vision import faces as faces_module
+from vision.blobs import ROUND, box_sum
+from vision.face import Face
+from vision.faces import find_faces
+from vision.pips import Pip, _colour_changes, find_pips, planes_of, to_gray
+
+PARAMS = ReaderParams()
 
 
 def values_at(frame: np.ndarray, params: ReaderParams | None = None) -> list[int | None]:
@@ -186,3 +192,30 @@ def test_a_six_whose_column_pips_touch_is_read(scheme: str, width: int, angle: f
     # long blob, which is no pip; it is cut at its narrow places.
     die = DrawnDie(320, 240, width, 6, angle, scheme, pip_scale=1.45)
     assert read(draw([die]), ReaderParams(use_classifier=False)).values == (6,)
+
+
+def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A whole die seen as one blob beside three dice, taken for the pip of a one 150 px wide: it
+    # passed for the top of the dice beside it, and their faces were dropped as its sides.
+    frame = draw(
+        [
+            DrawnDie(200.0, 200.0, 40.0, 4, 0.0, "white"),
+            DrawnDie(260.0, 200.0, 40.0, 5, 0.0, "white"),
+            DrawnDie(320.0, 200.0, 40.0, 6, 20.0, "white"),
+        ]
+    )
+    smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
+    pips = find_pips(frame, to_gray(frame), PARAMS)
+    blob = Pip(260.0, 250.0, 30.0, True, 120.0, 0.95, 1.0, ROUND, (200.0, 200.0, 200.0), 200.0)
+    step = 5.0 * blob.diameter / PARAMS.die_width_per_spacing
+    one = Face(blob.x, blob.y, (step, 0.0), (0.0, step), (len(pips),), 1, 150.0, 0.95)
+    monkeypatch.setattr(faces_module, "find_ones", lambda *_: [one])
+
+    def values(params: ReaderParams) -> list[int | None]:
+        found = find_faces((*pips, blob), planes_of(smooth), smooth.astype(np.float32), params)
+        return sorted(f.value or 0 for f in found)
+
+    assert values(PARAMS) == [4, 5, 6]
+    assert values(replace(PARAMS, largest_relative_one_size=100.0)) == [1]
