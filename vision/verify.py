@@ -362,14 +362,16 @@ def _unexplained(
     pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
 ) -> list[_Candidate]:
     """Where to look for the dice no die read explains: around each pip that no die holds, the
-    strongest first, near ones merged, at the die widths it suggests. A pip of a die of the
-    frame's width is looked for at that width (unless it is much more elongated than the pips of
-    the dice read: those lie on the sides of dice seen obliquely), and narrower too when no die
-    was read (the width is then a guess from the pip sizes), and so is a blob nearly a die
-    across (a die whose pips ran together); any blob large enough to be a die of its own is also
-    looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
-    size as a pip of a die of its own size; with two dice read or more, at no width over
-    ``search_widest`` times the frame's nor under ``search_narrowest`` times it."""
+    strongest first, at each die width it suggests that no pip close by was looked around at
+    already. A pip of a die of the frame's width is looked for at that width (unless it is much
+    more elongated than the pips of the dice read: those lie on the sides of dice seen
+    obliquely), and narrower too when no die was read (the width is then a guess from the pip
+    sizes), and so is a blob nearly a die across (a die whose pips ran together); any blob large
+    enough to be a die of its own is also looked for as one (a dark die whose pips did not
+    show), and a pip far from the frame's pip size as a pip of a die of its own size; with two
+    dice read or more, at no width over ``search_widest`` times the frame's nor under
+    ``search_narrowest`` times it. (The pip of a one beside the blob of its whole die, looked
+    around at the blob's width, is still looked around at the frame's.)"""
     used = {k for die in dice for k in die.pips}
     flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
     most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
@@ -377,15 +379,13 @@ def _unexplained(
     widest = params.search_widest * width if len(dice) >= 2 else math.inf
     narrowest = params.search_narrowest * width if len(dice) >= 2 else 0.0
     starts: list[_Candidate] = []
-    points: list[tuple[float, float]] = []
+    points: list[tuple[float, float, list[float]]] = []
     for k, pip in enumerate(pips):
         if len(points) >= params.max_searches:
             break
         if k in used or any(
             math.hypot(pip.x - d.x, pip.y - d.y) < 0.45 * true_width(d, params) for d in dice
         ):
-            continue
-        if any(math.hypot(pip.x - x, pip.y - y) < 0.25 * width for x, y in points):
             continue
         widths = []
         if (
@@ -401,13 +401,20 @@ def _unexplained(
             widths.append(params.die_width_per_blob * pip.diameter)
         if pip.elongation <= most_elongated:
             widths.append(params.die_width_per_pip * pip.diameter)
+        # A width already looked at around a pip close by is not looked at again from here.
+        near = [
+            w
+            for x, y, looked in points
+            if math.hypot(pip.x - x, pip.y - y) < 0.25 * width
+            for w in looked
+        ]
         kept: list[float] = []
         for w in widths:
             if max(params.min_die_width, narrowest) <= w <= widest and not any(
-                _alike(w, o) for o in kept
+                _alike(w, o) for o in kept + near
             ):
                 kept.append(w)
         if kept:
-            points.append((pip.x, pip.y))
+            points.append((pip.x, pip.y, kept))
             starts += [_Candidate(pip.x, pip.y, w, None) for w in kept]
     return starts

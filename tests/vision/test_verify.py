@@ -301,6 +301,30 @@ def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
     assert max(_widths_looked_at(monkeypatch, pyramid, faces[:1], blob)) >= 3.0 * 40.0
 
 
+def test_a_pip_beside_a_blob_looked_around_is_looked_around_at_its_own_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The blob of a whole die (and its shadow) 65 px across, with the pip of its one 5 px off its
+    # centre: the blob is looked around as a die of its own size, the pip at the frame's width.
+    tray = render_tray([2, 3], seed=61)
+    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
+    far = (60.0 if tray.dice[0].center[0] > 320 else 580.0, 240.0)
+    pips = (_pip(*far, 65.0), _pip(far[0] + 4.0, far[1] + 3.0, 7.0))
+    looks: list[tuple[float, float, float]] = []
+
+    def recording_crop(
+        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
+    ) -> np.ndarray:
+        looks.append((center[0], center[1], width))
+        return die_crop(pyramid, center, width, angle)
+
+    monkeypatch.setattr(verify_module, "die_crop", recording_crop)
+    verify(pyramid_of(tray.frame), pips, faces, PARAMS)
+    there = [w for x, y, w in looks if math.hypot(x - far[0], y - far[1]) < 10.0]
+    assert any(w == pytest.approx(65.0) for w in there), there
+    assert any(w == pytest.approx(40.0) for w in there), there
+
+
 def test_with_two_dice_read_no_die_is_looked_for_far_narrower_than_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
