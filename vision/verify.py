@@ -176,11 +176,10 @@ def _read_turned(
 ) -> list[Verdict]:
     """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
     (``classifier_turns`` of them, ``face_turns`` for a face or an unsure value: `_looks`),
-    their probabilities averaged: a
-    face reads the same turned. A candidate that its first crop left where it was has been seen
-    unturned already: that verdict serves. A die looked for around a pip needs
-    ``accept_probability`` on average, so one whose unturned look is too unsure to get there is
-    not looked at turned (it stays rejected)."""
+    their probabilities averaged: a face reads the same turned. A candidate that its first crop
+    left where it was has been seen unturned already: that verdict serves. A die looked for
+    around a pip needs ``accept_probability`` on average, so one whose unturned look is too
+    unsure to get there is not looked at turned (it stays rejected)."""
     turns = max(1, params.classifier_turns)
     looks: list[list[Verdict]] = [[seen] if seen is not None else [] for _, seen in centred]
     unseen = [i for i, (_, seen) in enumerate(centred) if seen is None]
@@ -334,7 +333,7 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
         # The centre of pips that fit no face is rough; a face fitted on its grid is exact.
         face = replace(face, x=candidate.x, y=candidate.y)
     elif not _alike(true_width(face, params), candidate.width):
-        # Looked at at the frame's width, far from its own: its grid was wrong (pips of two
+        # Read at the frame's width, far from its own: its grid was wrong (pips of two
         # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
         u, v = _square_grid(candidate.width, params)
         own = face.width / true_width(face, params)
