@@ -269,21 +269,29 @@ def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsu
     assert unsure.crops == sure.crops // PARAMS.classifier_turns * PARAMS.face_turns > sure.crops
 
 
-def _widths_looked_at(
-    monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pip: Pip
-) -> list[float]:
-    """The die widths of every crop the classifier is given while ``verify`` reads the frame."""
-    widths: list[float] = []
+def _looks_made(
+    monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pips: tuple[Pip, ...]
+) -> list[tuple[float, float, float]]:
+    """The centre (x, y) and die width of every crop the classifier is given while ``verify``
+    reads the frame."""
+    looks: list[tuple[float, float, float]] = []
 
     def recording_crop(
         pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
     ) -> np.ndarray:
-        widths.append(width)
+        looks.append((center[0], center[1], width))
         return die_crop(pyramid, center, width, angle)
 
     monkeypatch.setattr(verify_module, "die_crop", recording_crop)
-    verify(pyramid, (pip,), faces, PARAMS)
-    return widths
+    verify(pyramid, pips, faces, PARAMS)
+    return looks
+
+
+def _widths_looked_at(
+    monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pip: Pip
+) -> list[float]:
+    """The die widths of every crop the classifier is given while ``verify`` reads the frame."""
+    return [width for _, _, width in _looks_made(monkeypatch, pyramid, faces, (pip,))]
 
 
 def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
@@ -310,16 +318,7 @@ def test_a_pip_beside_a_blob_looked_around_is_looked_around_at_its_own_width(
     faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
     far = (60.0 if tray.dice[0].center[0] > 320 else 580.0, 240.0)
     pips = (_pip(*far, 65.0), _pip(far[0] + 4.0, far[1] + 3.0, 7.0))
-    looks: list[tuple[float, float, float]] = []
-
-    def recording_crop(
-        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
-    ) -> np.ndarray:
-        looks.append((center[0], center[1], width))
-        return die_crop(pyramid, center, width, angle)
-
-    monkeypatch.setattr(verify_module, "die_crop", recording_crop)
-    verify(pyramid_of(tray.frame), pips, faces, PARAMS)
+    looks = _looks_made(monkeypatch, pyramid_of(tray.frame), faces, pips)
     there = [w for x, y, w in looks if math.hypot(x - far[0], y - far[1]) < 10.0]
     assert any(w == pytest.approx(65.0) for w in there), there
     assert any(w == pytest.approx(40.0) for w in there), there
