@@ -35,7 +35,7 @@ from vision.pips import Pip  # noqa: E402
 from vision.reader import find_pip_faces  # noqa: E402
 from vision.render import PRESETS, render_tray, style_like  # noqa: E402
 from vision.standout import standing_out  # noqa: E402
-from vision.verify import die_width, width_of  # noqa: E402
+from vision.verify import frame_width, width_of, without_faces_of_dice  # noqa: E402
 
 PARAMS = ReaderParams()
 STANDOUT_PARAMS = ReaderParams(max_standouts=12)  # the reader skips places it has read; here, not
@@ -272,10 +272,14 @@ def real(seed: int, sink: Sink) -> None:
             frame = cv2.imread(str(folder / image))
             if frame is None:
                 continue
-            # The die width as the reader tells it before the classifier (not from the weights
-            # being made), so crops are cut at the widths the reader will cut them.
+            # The die width as the reader tells it before the classifier reads any die, so crops
+            # are cut at the widths the reader will cut them. The weights being replaced only
+            # tell which faces are dice lying apart, each seen whole (two dark dice on a light
+            # tray read as a "2" six times their size made every crop of that photo that wide).
             found = find_pip_faces(frame)
-            size = die_width(*found, PARAMS)
+            size = frame_width(
+                found[0], *without_faces_of_dice(pyramid_of(frame), *found, PARAMS), PARAMS
+            )
             if size is None:
                 size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
             dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]

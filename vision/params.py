@@ -148,6 +148,9 @@ class ReaderParams:
     # looked for as a die ``die_width_per_blob`` times as wide.
     min_die_width: float = 16.0
     die_width_per_blob: float = 1.0
+    # A face whose pips are each such a blob, and each a die to the classifier with at least this
+    # probability, is no face: it is dice lying apart, each seen whole.
+    pip_die_probability: float = 0.5
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:
@@ -162,6 +165,7 @@ class ReaderParams:
             "reject_probability",
             "reject_single_probability",
             "accept_probability",
+            "pip_die_probability",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:

@@ -59,10 +59,12 @@ def verify(
 ) -> list[Face]:
     """The faces re-read by the classifier (their values checked, those it rejects dropped) and
     the dice it finds around the pips that no face explains."""
-    width = die_width(pips, faces, params)
+    faces, blob_dice = without_faces_of_dice(pyramid, pips, faces, params)
+    width = frame_width(pips, faces, blob_dice, params)
     if width is None:
         return faces
     starts = [_Candidate(f.x, f.y, width_of(f, width, params), f) for f in faces]
+    starts += [_Candidate(p.x, p.y, width, None) for p in blob_dice]
     decided = _decided(pyramid, starts, params, ())
     dice = [die for _, die in decided if die is not None]
     # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
@@ -238,6 +240,52 @@ def true_width(face: Face, params: ReaderParams) -> float:
     spans less of a die than its edges do (``die_width_per_face``); a die of one pip, or found
     by the classifier, already has its whole width."""
     return face.width * (params.die_width_per_face if len(face.pips) >= 2 else 1.0)
+
+
+def without_faces_of_dice(
+    pyramid: Pyramid, pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams
+) -> tuple[list[Face], list[Pip]]:
+    """The faces that are not made of whole dice, and the pips of those that are: a face whose
+    pips are each large enough to be a die (``min_die_width``) and each taken for a die by the
+    classifier, cut as wide as the pip (``pip_die_probability``). Dark dice lying apart on a
+    light tray, each seen as one blob, make the pips of a die several times their size, which
+    the classifier itself reads surely at that width (two dice a "2" 160 px wide), and which
+    told the frame's die width."""
+    large = [
+        f for f in faces if f.pips and all(pips[k].diameter >= params.min_die_width for k in f.pips)
+    ]
+    if not large:
+        return faces, []
+    blobs = sorted({k for f in large for k in f.pips})
+    verdicts = classify(
+        [
+            _crop(
+                pyramid,
+                _Candidate(
+                    pips[k].x, pips[k].y, params.die_width_per_blob * pips[k].diameter, None
+                ),
+            )
+            for k in blobs
+        ]
+    )
+    is_die = {
+        k: v.die_probability >= params.pip_die_probability
+        for k, v in zip(blobs, verdicts, strict=True)
+    }
+    of_dice = [f for f in large if all(is_die[k] for k in f.pips)]
+    kept = [f for f in faces if not any(f is d for d in of_dice)]
+    return kept, [pips[k] for k in sorted({k for f in of_dice for k in f.pips})]
+
+
+def frame_width(
+    pips: tuple[Pip, ...], faces: list[Face], blob_dice: list[Pip], params: ReaderParams
+) -> float | None:
+    """The frame's die width before the classifier has read any die: the faces' (`die_width`),
+    else the width of the dice seen as one blob each, when there are any (the pip sizes would
+    count those blobs as pips)."""
+    if faces or not blob_dice:
+        return die_width(pips, faces, params)
+    return params.die_width_per_blob * float(np.median([p.diameter for p in blob_dice]))
 
 
 def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:

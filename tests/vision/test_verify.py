@@ -67,6 +67,8 @@ def test_a_die_no_face_explains_is_found_from_one_of_its_pips() -> None:
 def test_classifier_thresholds_must_be_probabilities() -> None:
     with pytest.raises(InvalidParams, match="accept_probability"):
         ReaderParams(accept_probability=1.5)
+    with pytest.raises(InvalidParams, match="pip_die_probability"):
+        ReaderParams(pip_die_probability=-0.1)
     with pytest.raises(InvalidParams, match="max_searches"):
         ReaderParams(max_searches=-1)
     with pytest.raises(InvalidParams, match="die_width_per_blob"):
@@ -355,3 +357,32 @@ def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
         f.value == 5 and math.hypot(f.x - die.center[0], f.y - die.center[1]) < 0.2 * die.size_px
         for f in found
     ), found
+
+
+def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> None:
+    # Two dark dice on a light tray, each seen whole as one blob, are the pips of a "2" six
+    # times their size; the classifier takes each blob for a die, so the face is none, and the
+    # dice are read where they lie, as wide as they are, not as one die that wide.
+    style = TrayStyle(
+        die_size=(28.0, 30.0),
+        schemes=("black-red",),
+        background="light",
+        background_color=(205, 208, 210),
+        touching=0.0,
+        clutter=0.0,
+        perspective=0.0,
+    )
+    tray = render_tray([3, 5], seed=31, style=style)
+    first, second = tray.dice
+    assert math.dist(first.center, second.center) > 3.0 * first.size_px
+    pips = tuple(_pip(*d.center, 0.9 * d.size_px) for d in tray.dice)
+    middle = ((first.center[0] + second.center[0]) / 2, (first.center[1] + second.center[1]) / 2)
+    spread = math.dist(first.center, second.center) / math.sqrt(2.0)
+    two = replace(_face(*middle, spread * PARAMS.die_width_per_spacing / 2.0, 2), pips=(0, 1))
+    read = verify(pyramid_of(tray.frame), pips, [two], PARAMS)
+    assert len(read) == 2, read
+    for die in tray.dice:
+        face = min(read, key=lambda f: math.dist((f.x, f.y), die.center))
+        assert face.value == die.value
+        assert math.dist((face.x, face.y), die.center) < 0.25 * die.size_px
+        assert verify_module.true_width(face, PARAMS) < 1.5 * die.size_px
