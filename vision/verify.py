@@ -7,7 +7,8 @@ says whether a die is there and which face it shows. Then the pips that no die k
 candidates too, each at the die widths it suggests (the frame's, or a die of its own size: it may
 be a pip, or a whole die seen as one blob); the surest die wins where several land on one.
 Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
-tray are the same size), else from the pip sizes.
+tray are the same size), else from the pip sizes. A face whose pips are each a whole die to the
+classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
 """
 
 from __future__ import annotations
