@@ -252,30 +252,31 @@ def without_faces_of_dice(
     light tray, each seen as one blob, make the pips of a die several times their size, which
     the classifier itself reads surely at that width (two dice a "2" 160 px wide), and which
     told the frame's die width."""
-    large = [
-        f for f in faces if f.pips and all(pips[k].diameter >= params.min_die_width for k in f.pips)
-    ]
-    if not large:
+    blobs = sorted(
+        {
+            k
+            for f in faces
+            if f.pips and all(pips[k].diameter >= params.min_die_width for k in f.pips)
+            for k in f.pips
+        }
+    )
+    if not blobs:
         return faces, []
-    blobs = sorted({k for f in large for k in f.pips})
     verdicts = classify(
         [
-            _crop(
-                pyramid,
-                _Candidate(
-                    pips[k].x, pips[k].y, params.die_width_per_blob * pips[k].diameter, None
-                ),
-            )
+            die_crop(pyramid, (pips[k].x, pips[k].y), params.die_width_per_blob * pips[k].diameter)
             for k in blobs
         ]
     )
-    is_die = {
-        k: v.die_probability >= params.pip_die_probability
+    dice = {
+        k
         for k, v in zip(blobs, verdicts, strict=True)
+        if v.die_probability >= params.pip_die_probability
     }
-    of_dice = [f for f in large if all(is_die[k] for k in f.pips)]
-    kept = [f for f in faces if not any(f is d for d in of_dice)]
-    return kept, [pips[k] for k in sorted({k for f in of_dice for k in f.pips})]
+    of_dice = [bool(f.pips) and all(k in dice for k in f.pips) for f in faces]
+    kept = [f for f, whole in zip(faces, of_dice, strict=True) if not whole]
+    dropped = {k for f, whole in zip(faces, of_dice, strict=True) if whole for k in f.pips}
+    return kept, [pips[k] for k in sorted(dropped)]
 
 
 def frame_width(

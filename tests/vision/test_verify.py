@@ -296,19 +296,30 @@ def _widths_looked_at(
     return [width for _, _, width in _looks_made(monkeypatch, pyramid, faces, (pip,))]
 
 
+def _widths_around_a_far_blob(
+    monkeypatch: pytest.MonkeyPatch, diameter: float
+) -> tuple[list[float], list[float]]:
+    """The die widths looked at on a tray with two dice read 40 px wide and a blob ``diameter``
+    across away from them: with both dice read, and with the first alone."""
+    tray = render_tray([2, 3], seed=61)
+    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
+    far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
+    blob = _pip(*far, diameter)
+    pyramid = pyramid_of(tray.frame)
+    return (
+        _widths_looked_at(monkeypatch, pyramid, faces, blob),
+        _widths_looked_at(monkeypatch, pyramid, faces[:1], blob),
+    )
+
+
 def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A blob half a die across, away from the dice: as a pip it would tell a die three dice wide.
-    tray = render_tray([2, 3], seed=61)
-    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
-    far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
-    blob = _pip(*far, 20.0)
-    pyramid = pyramid_of(tray.frame)
-    widths = _widths_looked_at(monkeypatch, pyramid, faces, blob)
+    widths, with_one = _widths_around_a_far_blob(monkeypatch, 20.0)
     assert widths and max(widths) <= PARAMS.search_widest * 40.0
     # With one die read, the frame's width may be that die's mistake: the wide look is made.
-    assert max(_widths_looked_at(monkeypatch, pyramid, faces[:1], blob)) >= 3.0 * 40.0
+    assert max(with_one) >= 3.0 * 40.0
 
 
 def test_a_pip_beside_a_blob_looked_around_is_looked_around_at_its_own_width(
@@ -330,14 +341,9 @@ def test_with_two_dice_read_no_die_is_looked_for_far_narrower_than_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A blob 16 px across, away from the dice: it may be a die of its own, 16 px wide.
-    tray = render_tray([2, 3], seed=61)
-    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
-    far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
-    blob = _pip(*far, 16.0)
-    pyramid = pyramid_of(tray.frame)
-    widths = _widths_looked_at(monkeypatch, pyramid, faces, blob)
+    widths, with_one = _widths_around_a_far_blob(monkeypatch, 16.0)
     assert widths and min(widths) >= PARAMS.search_narrowest * 40.0
-    assert min(_widths_looked_at(monkeypatch, pyramid, faces[:1], blob)) == pytest.approx(16.0)
+    assert min(with_one) == pytest.approx(16.0)
 
 
 def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
