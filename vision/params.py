@@ -151,6 +151,15 @@ class ReaderParams:
     # A face whose pips are each such a blob, and each a die to the classifier with at least this
     # probability, is no face: it is dice lying apart, each seen whole.
     pip_die_probability: float = 0.5
+    # A die the search finds has only the classifier to tell its value: once found, it is looked
+    # at again as if ``search_value_widths`` times as wide, unturned and turned half round, and
+    # those looks' values averaged with the first ones (whether a die is there stays theirs).
+    search_value_widths: tuple[float, ...] = (0.85, 1.18)
+    # A face the classifier doubts is a die (under ``doubted_die_probability``) and whose pip
+    # count it finds unlikely on a die (under ``doubted_value_share`` of that probability) is
+    # seen but not read: its pips are a few of a die's, the rest missed, or no die's.
+    doubted_die_probability: float = 0.7
+    doubted_value_share: float = 0.3
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:
@@ -166,6 +175,8 @@ class ReaderParams:
             "reject_single_probability",
             "accept_probability",
             "pip_die_probability",
+            "doubted_die_probability",
+            "doubted_value_share",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -191,6 +202,10 @@ class ReaderParams:
             value = getattr(self, name)
             if not value > 0.0:
                 raise InvalidParams(f"{name} must be a positive ratio, not {value!r}")
+        if not all(width > 0.0 for width in self.search_value_widths):
+            raise InvalidParams(
+                f"search_value_widths are positive ratios, not {self.search_value_widths!r}"
+            )
         if not 0.0 <= self.search_narrowest < self.search_widest:
             raise InvalidParams(
                 f"search_narrowest is a ratio in [0, search_widest), not {self.search_narrowest!r}"

@@ -5,7 +5,9 @@ black die, dark pips on a marbled one) and miscount some. Here each face found i
 first crop around it says where the die centre lies from there, a second crop cut on that centre
 says whether a die is there and which face it shows. Then the pips that no die kept explains are
 candidates too, each at the die widths it suggests (the frame's, or a die of its own size: it may
-be a pip, or a whole die seen as one blob); the surest die wins where several land on one.
+be a pip, or a whole die seen as one blob); the surest die wins where several land on one, and
+its value is told again from looks at other widths. A face whose count the classifier finds
+unlikely on a die it doubts is seen but not read.
 Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
 tray are the same size), else from the pip sizes. A face whose pips are each a whole die to the
 classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
@@ -201,7 +203,45 @@ def _read_turned(
     crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
     for (i, _), verdict in zip(jobs, classify(crops), strict=True):
         looks[i].append(verdict)
-    return [_averaged(group, turns) for group in looks]
+    verdicts = [_averaged(group, turns) for group in looks]
+    return _valued_again(pyramid, [c for c, _ in centred], verdicts, params)
+
+
+def _valued_again(
+    pyramid: Pyramid, candidates: list[_Candidate], verdicts: list[Verdict], params: ReaderParams
+) -> list[Verdict]:
+    """The verdicts, those on the dice looked for around a pip that are found there (not on
+    faces) with their value told again: looked at as if ``search_value_widths`` times as wide,
+    unturned and turned half round, those looks' value probabilities averaged with the first
+    looks' with equal weight. A die the pip stages did not count has only the classifier for its
+    value, and one look's width can be surely wrong (smoky dice with red pips). Whether a die is
+    there stays the first looks' say."""
+    found = [
+        i
+        for i, (candidate, verdict) in enumerate(zip(candidates, verdicts, strict=True))
+        if candidate.face is None and verdict.die_probability >= params.accept_probability
+    ]
+    jobs = [
+        (i, scale, angle)
+        for i in found
+        for scale in params.search_value_widths
+        for angle in (0.0, 180.0)
+    ]
+    crops = [
+        die_crop(pyramid, (candidates[i].x, candidates[i].y), scale * candidates[i].width, angle)
+        for i, scale, angle in jobs
+    ]
+    again: dict[int, list[tuple[float, ...]]] = {}
+    for (i, _, _), verdict in zip(jobs, classify(crops), strict=True):
+        again.setdefault(i, []).append(verdict.probabilities)
+    pooled = list(verdicts)
+    for i, looks in again.items():
+        first = np.asarray(verdicts[i].probabilities)
+        values = 0.5 * (first[1:] + np.mean(looks, axis=0)[1:])
+        values *= (1.0 - first[0]) / max(float(values.sum()), 1e-12)
+        probabilities = np.concatenate(([first[0]], values))
+        pooled[i] = Verdict(tuple(float(p) for p in probabilities), verdicts[i].offset)
+    return pooled
 
 
 def _looks(candidate: _Candidate, unturned: Verdict, params: ReaderParams) -> int:
@@ -360,8 +400,9 @@ def _priority(candidate: _Candidate) -> float:
 
 def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Face | None:
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
-    classifier is sure of another value (or sure there is no die); a die looked for around a pip
-    needs the classifier to be fairly sure it is there."""
+    classifier is sure of another value (or sure there is no die), or doubts both the die and the
+    count (``doubted_die_probability``, ``doubted_value_share``: then it is unread); a die looked
+    for around a pip needs the classifier to be fairly sure it is there."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     face = candidate.face
@@ -396,6 +437,14 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
         if face.value == best:
             confidence = max(face.confidence, verdict.probabilities[best])
         return replace(face, value=best, confidence=confidence)
+    if (
+        face.value is not None
+        and verdict.die_probability < params.doubted_die_probability
+        and verdict.probabilities[face.value] < params.doubted_value_share * verdict.die_probability
+    ):
+        # Doubted as a die, and its count unlikely on one: two pips of a 4 or a 6 whose others
+        # were missed read as a sure 2. Seen, not read (the throw is thrown again at the table).
+        return replace(face, value=None, confidence=verdict.die_probability)
     return face
 
 

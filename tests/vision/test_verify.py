@@ -81,6 +81,10 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(search_pip_fraction=0.5)
     with pytest.raises(InvalidParams, match="search_narrowest"):
         ReaderParams(search_narrowest=3.0)
+    with pytest.raises(InvalidParams, match="doubted_value_share"):
+        ReaderParams(doubted_value_share=-0.1)
+    with pytest.raises(InvalidParams, match="search_value_widths"):
+        ReaderParams(search_value_widths=(0.85, 0.0))
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
@@ -232,6 +236,56 @@ def test_looks_past_the_first_two_do_not_drop_a_face_the_first_two_keep(
     assert _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS) == []
 
 
+def test_a_face_the_classifier_doubts_and_whose_count_it_finds_unlikely_is_not_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two pips of a 4 read as a 2: the classifier gives a die there 0.45 (kept: the floor is
+    # 0.4), and a 2 only 0.05 of it.
+    doubted = _verdict(none=0.55, v2=0.05, v4=0.25, v6=0.15)
+    (face,) = _read_face_scripted(monkeypatch, _Scripted(doubted, [doubted]), PARAMS)
+    assert face.value is None
+    assert face.confidence == pytest.approx(0.45)
+    # A count the classifier finds likely enough on a die is kept, doubted or not ...
+    likely = _verdict(none=0.55, v2=0.3, v4=0.15)
+    (face,) = _read_face_scripted(monkeypatch, _Scripted(likely, [likely]), PARAMS)
+    assert face.value == 2
+    # ... and so is any count on a die the classifier does not doubt.
+    sure_die = _verdict(none=0.28, v2=0.05, v4=0.24, v6=0.22, v7=0.21)
+    (face,) = _read_face_scripted(monkeypatch, _Scripted(sure_die, [sure_die]), PARAMS)
+    assert face.value == 2
+
+
+def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Around the pip (36 px for the frame's width: 6 times its diameter) the classifier leans
+    # to a 1 at that width and sees a 2 at 0.85 and 1.18 times it; there is no die at the
+    # narrower width also looked at (no die read yet).
+    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
+    pips = (_pip(160.0, 120.0, 6.0),)
+
+    def width_crop(
+        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
+    ) -> np.ndarray:
+        return np.full((1,), width)
+
+    def by_width(crops: list[np.ndarray]) -> list[Verdict]:
+        def verdict(width: float) -> Verdict:
+            if width == pytest.approx(36.0):
+                return _verdict(none=0.05, v1=0.5, v2=0.45)
+            if width in (pytest.approx(0.85 * 36.0), pytest.approx(1.18 * 36.0)):
+                return _verdict(none=0.05, v2=0.9, v1=0.05)
+            return _verdict(none=0.95, v1=0.05)
+
+        return [verdict(float(crop[0])) for crop in crops]
+
+    monkeypatch.setattr(verify_module, "die_crop", width_crop)
+    monkeypatch.setattr(verify_module, "classify", by_width)
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
+    one_width = replace(PARAMS, search_value_widths=())
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], one_width)] == [1]
+
+
 def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -260,12 +314,14 @@ def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsu
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
     pips = (_pip(160.0, 120.0, 6.0),)
     # Unturned, the classifier hesitates between a 1 and a 2; turned, it sees the 2.
+    # (Counted without the looks at other widths a die found gets for its value.)
+    params = replace(PARAMS, search_value_widths=())
     unsure = _Scripted(_verdict(none=0.05, v1=0.45, v2=0.5), [_verdict(none=0.05, v2=0.95)])
     monkeypatch.setattr(verify_module, "classify", unsure)
-    assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], params)] == [2]
     sure = _Scripted(_verdict(none=0.05, v2=0.95), [_verdict(none=0.05, v2=0.95)])
     monkeypatch.setattr(verify_module, "classify", sure)
-    assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], params)] == [2]
     # Each place looked at (the pip's width and, with no die read, a narrower one) got all its
     # looks when unsure, two when sure.
     assert unsure.crops == sure.crops // PARAMS.classifier_turns * PARAMS.face_turns > sure.crops
