@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from vision_accuracy import DATASETS, load_labels  # noqa: E402
 
 from training.split import is_training  # noqa: E402
-from vision.crops import CROP_SIZE, die_crop, pyramid_of  # noqa: E402
+from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of  # noqa: E402
 from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
 from vision.pips import Pip  # noqa: E402
@@ -69,7 +69,7 @@ class Sink:
 
 
 def cut_frame(
-    frame: np.ndarray,
+    pyramid: Pyramid,
     found: tuple[tuple[Pip, ...], list[Face]],
     dice: list[tuple[float, float, float, int]],
     rng: np.random.Generator,
@@ -81,9 +81,8 @@ def cut_frame(
     face_turns: int,
     source: int,
 ) -> None:
-    """Cut the crops of one frame whose dice are (x, y, width, class); ``found`` is what the
-    pip stages found in it (`vision.reader.find_pip_faces`)."""
-    pyramid = pyramid_of(frame)
+    """Cut the crops of one frame (its pyramid, `vision.crops.pyramid_of`) whose dice are (x, y,
+    width, class); ``found`` is what the pip stages found in it (`vision.reader.find_pip_faces`)."""
     pips, faces = found
     # One die width for the whole frame, as the reader takes it (vision.verify.die_width).
     size = float(np.median([d[2] for d in dice])) if dice else 40.0
@@ -91,7 +90,7 @@ def cut_frame(
         _face_crops(pyramid, faces, dice, face_turns, sink, source)
         _pip_crops(pips, pyramid, dice, size, rng, sink, source)
         _standout_crops(pyramid, dice, size, sink, source)
-    height, width = frame.shape[:2]
+    height, width = pyramid[0].shape[:2]
     for x, y, w, cls in dice:
         # The die at a size far from its own is no die of that size: the reader's search tries
         # several widths around a pip and keeps the one the classifier is sure of.
@@ -243,7 +242,7 @@ def synthetic(frames: int, seed: int, sink: Sink, preset: str | None = None) -> 
             )
         found = find_pip_faces(tray.frame)
         cut_frame(
-            tray.frame,
+            pyramid_of(tray.frame),
             found,
             dice,
             rng,
@@ -277,14 +276,13 @@ def real(seed: int, sink: Sink) -> None:
             # tell which faces are dice lying apart, each seen whole (two dark dice on a light
             # tray read as a "2" six times their size made every crop of that photo that wide).
             found = find_pip_faces(frame)
-            size = frame_width(
-                found[0], *without_faces_of_dice(pyramid_of(frame), *found, PARAMS), PARAMS
-            )
+            pyramid = pyramid_of(frame)
+            size = frame_width(found[0], *without_faces_of_dice(pyramid, *found, PARAMS), PARAMS)
             if size is None:
                 size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
             dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]
             cut_frame(
-                frame,
+                pyramid,
                 found,
                 dice,
                 rng,
