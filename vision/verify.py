@@ -80,9 +80,24 @@ def verify(
     # The faces the classifier read surely tell the die width better than all the faces found.
     # With none of them, the pip sizes tell it (the doubtful and unread faces count only when
     # there are no pips either).
-    sure = [d for d in dice if d.value is not None and d.confidence >= _SURE_WIDTH]
-    width = die_width(pips, sure, params) or die_width(pips, dice, params) or width
-    return dice + _search(pyramid, pips, dice, width, params)
+    width = die_width(pips, _sure(dice), params) or die_width(pips, dice, params) or width
+    found = _search(pyramid, pips, dice, width, params)
+    # Dice in one tray are one size: dice the search read surely at another width than the one
+    # it looked at (dark dice seen whole as blobs, when the width came from the pips or from a
+    # face read unsurely) tell the width better, and what is still unexplained is looked for
+    # again at theirs.
+    sure_found = _sure(found)
+    if sure_found:
+        again = float(np.median([true_width(d, params) for d in sure_found]))
+        if not _alike(again, width):
+            found += _search(pyramid, pips, dice + found, again, params)
+    return dice + found
+
+
+def _sure(dice: list[Face]) -> list[Face]:
+    """The dice read with a value and at least ``_SURE_WIDTH`` confidence: they tell the die
+    width."""
+    return [d for d in dice if d.value is not None and d.confidence >= _SURE_WIDTH]
 
 
 def _search(

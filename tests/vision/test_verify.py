@@ -448,3 +448,41 @@ def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> N
         assert face.value == die.value
         assert math.dist((face.x, face.y), die.center) < 0.25 * die.size_px
         assert verify_module.true_width(face, PARAMS) < 1.5 * die.size_px
+
+
+def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pips tell a width of 42 px (six times their 7 px), a face read unsurely does not
+    # correct it, and the dice are 28 px wide: a dark die seen whole as a 28 px blob is read
+    # surely at its own width, and the die of the stray pip at (250, 100), looked for at 42 px
+    # first, is found when looked for again at 28.
+    blank = np.full((400, 500, 3), 128, dtype=np.uint8)  # nothing stands out
+    blob, stray = _pip(100.0, 100.0, 28.0), _pip(250.0, 100.0, 7.0)
+    pips = (blob, stray, _pip(400.0, 300.0, 7.0), _pip(420.0, 300.0, 7.0))
+    face = replace(_face(410.0, 300.0, 42.0 / PARAMS.die_width_per_face, 2), pips=(2, 3))
+
+    def marked_crop(
+        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
+    ) -> np.ndarray:
+        return np.array([center[0], center[1], width])
+
+    def stand_in(crops: list[np.ndarray]) -> list[Verdict]:
+        def verdict(x: float, y: float, width: float) -> Verdict:
+            if math.hypot(x - 410.0, y - 300.0) < 10.0:
+                return _verdict(none=0.55, v2=0.4, v3=0.05)  # a die, its 2 unsure
+            if 0.8 * 28.0 < width < 1.25 * 28.0:
+                return _verdict(none=0.02, v2=0.98)
+            return _verdict(none=0.95, v1=0.05)
+
+        return [verdict(*crop) for crop in crops]
+
+    monkeypatch.setattr(verify_module, "die_crop", marked_crop)
+    monkeypatch.setattr(verify_module, "classify", stand_in)
+    dice = verify(pyramid_of(blank), pips, [face], PARAMS)
+    assert sorted((round(d.x), round(d.y), d.value) for d in dice) == [
+        (100, 100, 2),
+        (250, 100, 2),
+        (410, 300, 2),
+    ]
+    assert [d.width for d in dice if d.y == 100.0] == pytest.approx([28.0, 28.0])
