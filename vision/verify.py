@@ -9,7 +9,8 @@ be a pip, or a whole die seen as one blob); the surest die wins where several la
 its value is told again from looks at other widths. A face whose count the classifier finds
 unlikely on a die it doubts is seen but not read.
 Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
-tray are the same size), else from the pip sizes. A face whose pips are each a whole die to the
+tray are the same size), else from the pip sizes; when the search reads dice surely at another
+width, what it missed is looked for again at theirs. A face whose pips are each a whole die to the
 classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
 """
 
