@@ -41,6 +41,9 @@ _SURE_WIDTH = 0.5
 """Faces read with at least this confidence tell the frame's die width when there are any."""
 _LIKE_WIDTHS = 1.3
 """Die widths closer than this ratio are one width for the classifier (trained over +-25 %)."""
+_NO_DIE = 0.1
+"""A search whose first crop gives a die less than this does not keep the candidates after it
+away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
 small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
@@ -377,10 +380,12 @@ def _centre(
     taken: list[Face] | tuple[()],
 ) -> list[tuple[_Candidate, Verdict | None]]:
     """Each candidate moved to the die centre its first crop points to; faces first, the
-    candidates that land on a die already ``taken`` or on another of like width dropped. With
-    each, the first crop's verdict when the candidate stayed where it was (None: it moved)."""
+    candidates that land on a die already ``taken`` or on another of like width dropped (but not
+    on a search whose first crop saw no die: `_NO_DIE`). With each, the first crop's verdict when
+    the candidate stayed where it was (None: it moved)."""
     order = sorted(range(len(starts)), key=lambda i: -_priority(starts[i]))
     moved: list[tuple[_Candidate, Verdict | None]] = []
+    blocking: list[_Candidate] = []
     for i in order:
         start, verdict = starts[i], verdicts[i]
         ox, oy = verdict.offset
@@ -397,10 +402,13 @@ def _centre(
         clearance = params.search_clearance * start.width
         if any(
             math.hypot(x - m.x, y - m.y) < clearance and _alike(m.width, start.width)
-            for m, _ in moved
+            for m in blocking
         ):
             continue
-        moved.append((_Candidate(x, y, start.width, start.face), verdict if stays else None))
+        candidate = _Candidate(x, y, start.width, start.face)
+        moved.append((candidate, verdict if stays else None))
+        if start.face is not None or verdict.die_probability >= _NO_DIE:
+            blocking.append(candidate)
     return moved
 
 

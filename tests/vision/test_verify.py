@@ -264,11 +264,6 @@ def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
     pips = (_pip(160.0, 120.0, 6.0),)
 
-    def width_crop(
-        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
-    ) -> np.ndarray:
-        return np.full((1,), width)
-
     def by_width(crops: list[np.ndarray]) -> list[Verdict]:
         def verdict(width: float) -> Verdict:
             if width == pytest.approx(36.0):
@@ -277,9 +272,9 @@ def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too
                 return _verdict(none=0.05, v2=0.9, v1=0.05)
             return _verdict(none=0.95, v1=0.05)
 
-        return [verdict(float(crop[0])) for crop in crops]
+        return [verdict(float(crop[2])) for crop in crops]
 
-    monkeypatch.setattr(verify_module, "die_crop", width_crop)
+    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
     monkeypatch.setattr(verify_module, "classify", by_width)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
     one_width = replace(PARAMS, search_value_widths=())
@@ -450,6 +445,13 @@ def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> N
         assert verify_module.true_width(face, PARAMS) < 1.5 * die.size_px
 
 
+def _marked_crop(
+    pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
+) -> np.ndarray:
+    """A stand-in crop that is only where it was cut and how wide: (x, y, width)."""
+    return np.array([center[0], center[1], width])
+
+
 def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -462,11 +464,6 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
     pips = (blob, stray, _pip(400.0, 300.0, 7.0), _pip(420.0, 300.0, 7.0))
     face = replace(_face(410.0, 300.0, 42.0 / PARAMS.die_width_per_face, 2), pips=(2, 3))
 
-    def marked_crop(
-        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
-    ) -> np.ndarray:
-        return np.array([center[0], center[1], width])
-
     def stand_in(crops: list[np.ndarray]) -> list[Verdict]:
         def verdict(x: float, y: float, width: float) -> Verdict:
             if math.hypot(x - 410.0, y - 300.0) < 10.0:
@@ -477,7 +474,7 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
 
         return [verdict(*crop) for crop in crops]
 
-    monkeypatch.setattr(verify_module, "die_crop", marked_crop)
+    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
     monkeypatch.setattr(verify_module, "classify", stand_in)
     dice = verify(pyramid_of(blank), pips, [face], PARAMS)
     assert sorted((round(d.x), round(d.y), d.value) for d in dice) == [
@@ -486,3 +483,25 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
         (410, 300, 2),
     ]
     assert [d.width for d in dice if d.y == 100.0] == pytest.approx([28.0, 28.0])
+
+
+def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two stray pips 20 px apart, dice 42 px wide (six times their 7 px): the first is looked
+    # around first and is no die's; the second is a one's.
+    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
+    pips = (_pip(200.0, 100.0, 7.0), _pip(200.0, 120.0, 7.0))
+
+    def stand_in(crops: list[np.ndarray]) -> list[Verdict]:
+        def verdict(x: float, y: float, width: float) -> Verdict:
+            if math.hypot(x - 200.0, y - 120.0) < 3.0 and width == pytest.approx(42.0):
+                return _verdict(none=0.02, v1=0.98)
+            return _verdict(none=0.98, v1=0.02)
+
+        return [verdict(*crop) for crop in crops]
+
+    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
+    monkeypatch.setattr(verify_module, "classify", stand_in)
+    dice = verify(pyramid_of(blank), pips, [], PARAMS)
+    assert [(d.x, d.y, d.value) for d in dice] == [(200.0, 120.0, 1)]
