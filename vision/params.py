@@ -156,8 +156,9 @@ class ReaderParams:
     # those looks' values averaged with the first ones (whether a die is there stays theirs).
     search_value_widths: tuple[float, ...] = (0.85, 1.18)
     # A face the classifier doubts is a die (under ``doubted_die_probability``) and whose pip
-    # count it finds unlikely on a die (under ``doubted_value_share`` of that probability) is
-    # seen but not read: its pips are a few of a die's, the rest missed, or no die's.
+    # count it finds unlikely on a die (under ``doubted_value_share`` of that probability, and
+    # less likely than another count) is seen but not read: its pips are a few of a die's, the
+    # rest missed, or no die's.
     doubted_die_probability: float = 0.7
     doubted_value_share: float = 0.3
 

@@ -465,9 +465,12 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
         face.value is not None
         and verdict.die_probability < params.doubted_die_probability
         and verdict.probabilities[face.value] < params.doubted_value_share * verdict.die_probability
+        and verdict.value != face.value
     ):
-        # Doubted as a die, and its count unlikely on one: two pips of a 4 or a 6 whose others
-        # were missed read as a sure 2. Seen, not read (the throw is thrown again at the table).
+        # Doubted as a die, and its count unlikely on one and not the likeliest: two pips of a
+        # 4 or a 6 whose others were missed read as a sure 2. Seen, not read (the throw is
+        # thrown again at the table). A die the classifier cannot read (touching others) keeps
+        # a count that no other outdoes.
         return replace(face, value=None, confidence=verdict.die_probability)
     return face
 

@@ -249,9 +249,14 @@ def test_a_face_the_classifier_doubts_and_whose_count_it_finds_unlikely_is_not_r
     likely = _verdict(none=0.55, v2=0.3, v4=0.15)
     (face,) = _read_face_scripted(monkeypatch, _Scripted(likely, [likely]), PARAMS)
     assert face.value == 2
-    # ... and so is any count on a die the classifier does not doubt.
+    # ... and so is any count on a die the classifier does not doubt ...
     sure_die = _verdict(none=0.28, v2=0.05, v4=0.24, v6=0.22, v7=0.21)
     (face,) = _read_face_scripted(monkeypatch, _Scripted(sure_die, [sure_die]), PARAMS)
+    assert face.value == 2
+    # ... and a count that no other count outdoes, on a die the classifier takes for one it
+    # cannot read (a die in a row of touching dice).
+    unreadable = _verdict(none=0.42, v2=0.06, v7=0.52)
+    (face,) = _read_face_scripted(monkeypatch, _Scripted(unreadable, [unreadable]), PARAMS)
     assert face.value == 2
 
 
