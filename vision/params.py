@@ -159,7 +159,7 @@ class ReaderParams:
     # count it finds unlikely on a die (under ``doubted_value_share`` of that probability, and
     # less likely than another count) is seen but not read: its pips are a few of a die's, the
     # rest missed, or no die's.
-    doubted_die_probability: float = 0.7
+    doubted_die_probability: float = 0.55
     doubted_value_share: float = 0.3
 
     def __post_init__(self) -> None:
