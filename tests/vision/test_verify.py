@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -269,18 +270,14 @@ def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
     pips = (_pip(160.0, 120.0, 6.0),)
 
-    def by_width(crops: list[np.ndarray]) -> list[Verdict]:
-        def verdict(width: float) -> Verdict:
-            if width == pytest.approx(36.0):
-                return _verdict(none=0.05, v1=0.5, v2=0.45)
-            if width in (pytest.approx(0.85 * 36.0), pytest.approx(1.18 * 36.0)):
-                return _verdict(none=0.05, v2=0.9, v1=0.05)
-            return _verdict(none=0.95, v1=0.05)
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if width == pytest.approx(36.0):
+            return _verdict(none=0.05, v1=0.5, v2=0.45)
+        if width in (pytest.approx(0.85 * 36.0), pytest.approx(1.18 * 36.0)):
+            return _verdict(none=0.05, v2=0.9, v1=0.05)
+        return _verdict(none=0.95, v1=0.05)
 
-        return [verdict(float(crop[2])) for crop in crops]
-
-    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
-    monkeypatch.setattr(verify_module, "classify", by_width)
+    _classify_by_place(monkeypatch, verdict)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
     one_width = replace(PARAMS, search_value_widths=())
     assert [f.value for f in verify(pyramid_of(blank), pips, [], one_width)] == [1]
@@ -457,6 +454,15 @@ def _marked_crop(
     return np.array([center[0], center[1], width])
 
 
+def _classify_by_place(
+    monkeypatch: pytest.MonkeyPatch, verdict: Callable[[float, float, float], Verdict]
+) -> None:
+    """Make ``verify`` cut stand-in crops (`_marked_crop`) and classify each as ``verdict``
+    (x, y, width) tells."""
+    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
+    monkeypatch.setattr(verify_module, "classify", lambda crops: [verdict(*crop) for crop in crops])
+
+
 def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -469,18 +475,14 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
     pips = (blob, stray, _pip(400.0, 300.0, 7.0), _pip(420.0, 300.0, 7.0))
     face = replace(_face(410.0, 300.0, 42.0 / PARAMS.die_width_per_face, 2), pips=(2, 3))
 
-    def stand_in(crops: list[np.ndarray]) -> list[Verdict]:
-        def verdict(x: float, y: float, width: float) -> Verdict:
-            if math.hypot(x - 410.0, y - 300.0) < 10.0:
-                return _verdict(none=0.55, v2=0.4, v3=0.05)  # a die, its 2 unsure
-            if 0.8 * 28.0 < width < 1.25 * 28.0:
-                return _verdict(none=0.02, v2=0.98)
-            return _verdict(none=0.95, v1=0.05)
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if math.hypot(x - 410.0, y - 300.0) < 10.0:
+            return _verdict(none=0.55, v2=0.4, v3=0.05)  # a die, its 2 unsure
+        if 0.8 * 28.0 < width < 1.25 * 28.0:
+            return _verdict(none=0.02, v2=0.98)
+        return _verdict(none=0.95, v1=0.05)
 
-        return [verdict(*crop) for crop in crops]
-
-    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
-    monkeypatch.setattr(verify_module, "classify", stand_in)
+    _classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), pips, [face], PARAMS)
     assert sorted((round(d.x), round(d.y), d.value) for d in dice) == [
         (100, 100, 2),
@@ -498,15 +500,11 @@ def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
     pips = (_pip(200.0, 100.0, 7.0), _pip(200.0, 120.0, 7.0))
 
-    def stand_in(crops: list[np.ndarray]) -> list[Verdict]:
-        def verdict(x: float, y: float, width: float) -> Verdict:
-            if math.hypot(x - 200.0, y - 120.0) < 3.0 and width == pytest.approx(42.0):
-                return _verdict(none=0.02, v1=0.98)
-            return _verdict(none=0.98, v1=0.02)
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if math.hypot(x - 200.0, y - 120.0) < 3.0 and width == pytest.approx(42.0):
+            return _verdict(none=0.02, v1=0.98)
+        return _verdict(none=0.98, v1=0.02)
 
-        return [verdict(*crop) for crop in crops]
-
-    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
-    monkeypatch.setattr(verify_module, "classify", stand_in)
+    _classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), pips, [], PARAMS)
     assert [(d.x, d.y, d.value) for d in dice] == [(200.0, 120.0, 1)]
