@@ -351,13 +351,15 @@ def frame_width(
 
 def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
     """The die width (edge to edge) in the frame: the median width of the faces read (of those
-    with two pips or more, when there are enough of them to outvote a misfit; else of those with
-    a value, when there are any: an unread die's width is a guess), else from the pip sizes
-    (None: nothing to go by)."""
+    with two pips or more, when there are enough of them to outvote a misfit, or when they are
+    at least half of the faces read: the width of a one is a guess from its pip, and the median
+    of a five and a speck taken for a one fits neither; else of those with a value, when there
+    are any: an unread die's width is a guess), else from the pip sizes (None: nothing to go
+    by)."""
     several = [true_width(f, params) for f in faces if f.value is not None and f.value >= 2]
-    if len(several) >= 3:
-        return float(np.median(several))
     read = [f for f in faces if f.value is not None] or faces
+    if len(several) >= 3 or (several and 2 * len(several) >= len(read)):
+        return float(np.median(several))
     if read:
         return float(np.median([true_width(f, params) for f in read]))
     if pips:

@@ -18,6 +18,7 @@ from vision.errors import InvalidParams
 from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
+from vision.reader import read
 from vision.render import TrayStyle, render_tray
 from vision.verify import die_width, verify
 
@@ -148,6 +149,21 @@ def test_an_unread_die_does_not_set_the_die_width_when_a_die_was_read() -> None:
     faces = [_face(100.0, 100.0, 40.0, 3), *(_face(300.0, y, 100.0, None) for y in (100.0, 300.0))]
     assert die_width((), faces, PARAMS) == pytest.approx(40.0)
     assert die_width((), faces[1:], PARAMS) == pytest.approx(100.0)
+
+
+def test_faces_of_several_pips_tell_the_die_width_unless_ones_outnumber_them() -> None:
+    # A one's width is a guess from its pip: a speck taken for a one beside a five made the
+    # median of the two, fitting neither. Five ones outvote a glyph taken for a small two.
+    five, speck = _face(100.0, 100.0, 127.0, 5), _face(300.0, 100.0, 26.0, 1)
+    assert die_width((), [five, speck], PARAMS) == pytest.approx(127.0)
+    ones = [_face(100.0 * k, 300.0, 40.0, 1) for k in range(1, 6)]
+    assert die_width((), [*ones, _face(20.0, 90.0, 17.0, 2)], PARAMS) == pytest.approx(40.0)
+
+
+def test_a_large_one_is_found_beside_a_five_and_a_speck_taken_for_a_one() -> None:
+    # Both dice about 125 px wide; a speck on the tray is read as a small one first.
+    tray = render_tray([5, 1], seed=1501)
+    assert sorted(d.value for d in read(tray.frame).dice) == [1, 5]
 
 
 def test_a_glare_spot_left_of_a_large_die_s_pip_is_looked_for_at_the_frame_s_width() -> None:
