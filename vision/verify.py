@@ -7,7 +7,8 @@ says whether a die is there and which face it shows. Then the pips that no die k
 candidates too, each at the die widths it suggests (the frame's, or a die of its own size: it may
 be a pip, or a whole die seen as one blob); the surest die wins where several land on one, and
 its value is told again from looks at other widths. A face whose count the classifier finds
-unlikely on a die it doubts is seen but not read.
+unlikely on a die it doubts, or which it cannot read and whose grid is unlike the frame's die
+width, is seen but not read.
 Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
 tray are the same size), else from the pip sizes; when the search reads dice surely at another
 width, what it missed is looked for again at theirs. A face whose pips are each a whole die to the
@@ -368,9 +369,12 @@ def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) ->
 
 
 def width_of(face: Face, width: float, params: ReaderParams) -> float:
-    """A face's own die width when it is close to the frame's, else the frame's."""
+    """A face's own die width when it is one width with the frame's to the classifier, else
+    the frame's: a grid much wider than the other dice's is most often the pips of two dice
+    (two ones read as a two), and read at its own width it was kept; at the frame's, the
+    classifier finds no die between them, and the search finds each."""
     own = true_width(face, params)
-    if face.value is not None and face.value >= 2 and 0.6 < own / width < 1.6:
+    if face.value is not None and face.value >= 2 and _alike(own, width):
         return own
     return width
 
@@ -427,8 +431,9 @@ def _priority(candidate: _Candidate) -> float:
 def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Face | None:
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
     classifier is sure of another value (or sure there is no die), or doubts both the die and the
-    count (``doubted_die_probability``, ``doubted_value_share``: then it is unread); a die looked
-    for around a pip needs the classifier to be fairly sure it is there."""
+    count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
+    read a die whose grid is unlike the frame's width (unread too); a die looked for around a
+    pip needs the classifier to be fairly sure it is there."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     face = candidate.face
@@ -455,6 +460,10 @@ def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Fa
         u, v = _square_grid(candidate.width, params)
         own = face.width / true_width(face, params)
         face = replace(face, x=candidate.x, y=candidate.y, u=u, v=v, width=own * candidate.width)
+        if best == UNREADABLE:
+            # And the classifier cannot read the die: its count is of a wrong grid (three pips
+            # of a six at a tray's edge read as a three). Seen, not read.
+            return replace(face, value=None, confidence=verdict.die_probability)
     if face.value is not None and face.value >= 4 and best < face.value:
         # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
         sure = verdict.probabilities[best] >= params.classifier_certainty

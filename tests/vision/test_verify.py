@@ -166,6 +166,13 @@ def test_a_large_one_is_found_beside_a_five_and_a_speck_taken_for_a_one() -> Non
     assert sorted(d.value for d in read(tray.frame).dice) == [1, 5]
 
 
+def test_two_ones_are_not_read_as_one_two_much_wider_than_the_other_dice() -> None:
+    # The pips of two ones side by side fit the grid of a two far wider than the five; read at
+    # its own width the classifier took it for a two, read at the five's it finds no die there.
+    tray = render_tray([1, 5, 1], seed=251)
+    assert sorted(d.value for d in read(tray.frame).dice) == [1, 1, 5]
+
+
 def test_a_glare_spot_left_of_a_large_die_s_pip_is_looked_for_at_the_frame_s_width() -> None:
     # A glossy pip of a large die whose glare lies a little off its centre is taken for a dark
     # die holding its one, and only the glare spot stays: a speck under a twentieth of the die.
@@ -506,6 +513,32 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
         (410, 300, 2),
     ]
     assert [d.width for d in dice if d.y == 100.0] == pytest.approx([28.0, 28.0])
+
+
+def test_a_face_of_a_grid_unlike_the_other_dice_s_that_the_classifier_cannot_read_is_unread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Three threes 28 px wide, and three pips of a six at the tray's edge fitted as a three
+    # 17 px wide: read at the frame's width, the classifier takes it for a die it cannot read.
+    blank = np.full((240, 480, 3), 128, dtype=np.uint8)  # nothing stands out
+    centres = ((60.0, 60.0, 28.0), (180.0, 60.0, 28.0), (300.0, 60.0, 28.0), (420.0, 60.0, 17.0))
+    pips: list[Pip] = []
+    faces: list[Face] = []
+    for x, y, width in centres:
+        step = 0.3 * width
+        first = len(pips)
+        pips += [_pip(x + k * step, y + k * step, 4.0) for k in (-1, 0, 1)]
+        face = _face(x, y, width / PARAMS.die_width_per_face, 3)
+        faces.append(replace(face, pips=(first, first + 1, first + 2)))
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if x > 400.0:
+            return _verdict(none=0.02, v3=0.08, v7=0.9)
+        return _verdict(none=0.02, v3=0.98)
+
+    _classify_by_place(monkeypatch, verdict)
+    dice = verify(pyramid_of(blank), tuple(pips), faces, PARAMS)
+    assert [(round(d.x), d.value) for d in dice] == [(60, 3), (180, 3), (300, 3), (420, None)]
 
 
 def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it(
