@@ -122,6 +122,11 @@ class ReaderParams:
     # fraction of its box per pip differs from the box's median grey by ``min_pip_contrast`` (a
     # pip covers about 2 % of a die's box; a speck of dust on a plain tray was read as a 5).
     search_pip_fraction: float = 0.01
+    # The classifier is unsure of large ones (their one pip looks like a speck to it): a die
+    # found around a pip and read as a one needs only ``one_accept_probability`` when that pip
+    # lies at its centre, is a one's size, and the die stands out from what lies around it (its
+    # edges span ``min_pip_contrast`` grey levels: a speck on a plain tray does not).
+    one_accept_probability: float = 0.7
     classifier_turns: int = 2
     face_turns: int = 4
     # Places that differ from the tray by ``standout_colour`` (a colour distance) over at least
@@ -175,6 +180,7 @@ class ReaderParams:
             "reject_probability",
             "reject_single_probability",
             "accept_probability",
+            "one_accept_probability",
             "pip_die_probability",
             "doubted_die_probability",
             "doubted_value_share",

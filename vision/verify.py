@@ -6,7 +6,8 @@ first crop around it says where the die centre lies from there, a second crop cu
 says whether a die is there and which face it shows. Then the pips that no die kept explains are
 candidates too, each at the die widths it suggests (the frame's, or a die of its own size: it may
 be a pip, or a whole die seen as one blob); the surest die wins where several land on one, and
-its value is told again from looks at other widths. A face whose count the classifier finds
+its value is told again from looks at other widths (a one the classifier is unsure of is found
+when its pip lies at its centre on a die that stands out). A face whose count the classifier finds
 unlikely on a die it doubts, or which it cannot read and whose grid is unlike the frame's die
 width, is seen but not read.
 Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
@@ -45,6 +46,10 @@ _LIKE_WIDTHS = 1.3
 _NO_DIE = 0.1
 """A search whose first crop gives a die less than this does not keep the candidates after it
 away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
+_CENTRED = 0.1
+"""A pip this many die widths from a die's centre or less is at its centre."""
+_ONE_PIP = (0.12, 0.4)
+"""The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
 small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
@@ -126,7 +131,12 @@ def _search(
     for candidate, verdict in ranked:
         if _is_taken(candidate.x, candidate.y, candidate.width, found, params):
             continue
-        die = _decide(candidate, verdict, params)
+        accept = params.accept_probability
+        if params.one_accept_probability <= verdict.die_probability < accept and _is_plain_one(
+            pyramid[0], pips, candidate, verdict, params
+        ):
+            accept = params.one_accept_probability
+        die = _decide(candidate, verdict, params, accept)
         if die is not None and _shows_its_pips(pyramid[0], die, params):
             found.append(die)
     return found
@@ -147,6 +157,41 @@ def _shows_its_pips(frame: Frame, die: Face, params: ReaderParams) -> bool:
     grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY).astype(np.float32)
     differs = np.abs(grey - float(np.median(grey))) > params.min_pip_contrast
     return float(differs.mean()) >= params.search_pip_fraction * die.value
+
+
+def _is_plain_one(
+    frame: Frame,
+    pips: tuple[Pip, ...],
+    candidate: _Candidate,
+    verdict: Verdict,
+    params: ReaderParams,
+) -> bool:
+    """Whether a die looked for around a pip is read as a one whose pip lies at its centre and
+    is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it: in the ring
+    from 0.35 to 0.7 die widths about its centre (across its edges), the lightest tenth is
+    ``min_pip_contrast`` grey levels lighter than the darkest tenth. A speck on a plain tray,
+    which the classifier may take for the pip of a one, has no die around it."""
+    width = candidate.width
+    if verdict.best != 1 or not any(
+        math.hypot(p.x - candidate.x, p.y - candidate.y) < _CENTRED * width
+        and _ONE_PIP[0] * width <= p.diameter <= _ONE_PIP[1] * width
+        for p in pips
+    ):
+        return False
+    reach = int(0.7 * width) + 1
+    x, y = round(candidate.x), round(candidate.y)
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    box = frame[y0 : y + reach + 1, x0 : x + reach + 1]
+    if box.size == 0:
+        return False
+    grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY)
+    rows, columns = np.mgrid[y0 : y0 + grey.shape[0], x0 : x0 + grey.shape[1]]
+    away = np.maximum(np.abs(columns - candidate.x), np.abs(rows - candidate.y)) / width
+    ring = grey[(away >= 0.35) & (away <= 0.7)]
+    if ring.size == 0:
+        return False
+    darkest, lightest = np.percentile(ring, [10.0, 90.0])
+    return bool(lightest - darkest >= params.min_pip_contrast)
 
 
 def _is_near_start(
@@ -428,17 +473,20 @@ def _priority(candidate: _Candidate) -> float:
     return 1.0 + candidate.face.confidence if candidate.face is not None else 0.0
 
 
-def _decide(candidate: _Candidate, verdict: Verdict, params: ReaderParams) -> Face | None:
+def _decide(
+    candidate: _Candidate, verdict: Verdict, params: ReaderParams, accept: float | None = None
+) -> Face | None:
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
     classifier is sure of another value (or sure there is no die), or doubts both the die and the
     count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
     read a die whose grid is unlike the frame's width (unread too); a die looked for around a
-    pip needs the classifier to be fairly sure it is there."""
+    pip needs the classifier to be fairly sure it is there (``accept``, by default
+    ``accept_probability``)."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     face = candidate.face
     if face is None:
-        if verdict.die_probability < params.accept_probability:
+        if verdict.die_probability < (params.accept_probability if accept is None else accept):
             return None
         value = None if best == UNREADABLE else verdict.value
         if value is None and not params.report_unread:

@@ -87,6 +87,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(doubted_value_share=-0.1)
     with pytest.raises(InvalidParams, match="search_value_widths"):
         ReaderParams(search_value_widths=(0.85, 0.0))
+    with pytest.raises(InvalidParams, match="one_accept_probability"):
+        ReaderParams(one_accept_probability=1.5)
 
 
 def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
@@ -539,6 +541,32 @@ def test_a_face_of_a_grid_unlike_the_other_dice_s_that_the_classifier_cannot_rea
     _classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), tuple(pips), faces, PARAMS)
     assert [(round(d.x), d.value) for d in dice] == [(60, 3), (180, 3), (300, 3), (420, None)]
+
+
+def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A stray 6 px pip, dice 36 px wide (six times it): the classifier leans to a one there but
+    # gives a die only 0.75, under accept_probability. On a die lighter than the tray it is a
+    # one; alone on the plain tray it is a speck. A two so unsure is not found either way.
+    pips = (_pip(160.0, 120.0, 6.0),)
+
+    def leaning_to(value: int) -> Callable[[float, float, float], Verdict]:
+        def verdict(x: float, y: float, width: float) -> Verdict:
+            if math.hypot(x - 160.0, y - 120.0) < 1.0 and width == pytest.approx(36.0):
+                return _verdict(none=0.25, **{f"v{value}": 0.75})
+            return _verdict(none=0.98, v1=0.02)
+
+        return verdict
+
+    plain = np.full((240, 320, 3), 90, dtype=np.uint8)
+    die = cv2.rectangle(plain.copy(), (142, 102), (178, 138), (200, 200, 200), -1)
+    _classify_by_place(monkeypatch, leaning_to(1))
+    assert verify(pyramid_of(plain), pips, [], PARAMS) == []
+    found = verify(pyramid_of(die), pips, [], PARAMS)
+    assert [(d.x, d.y, d.value) for d in found] == [(160.0, 120.0, 1)]
+    _classify_by_place(monkeypatch, leaning_to(2))
+    assert verify(pyramid_of(die), pips, [], PARAMS) == []
 
 
 def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it(
