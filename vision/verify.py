@@ -550,12 +550,13 @@ def _unexplained(
     already. A pip of a die of the frame's width is looked for at that width (unless it is much
     more elongated than the pips of the dice read: those lie on the sides of dice seen
     obliquely), and narrower too when no die was read (the width is then a guess from the pip
-    sizes), and so is a blob nearly a die across (a die whose pips ran together); any blob large
-    enough to be a die of its own is also looked for as one (a dark die whose pips did not
-    show), and a pip far from the frame's pip size as a pip of a die of its own size; with two
-    dice read or more, at no width over ``search_widest`` times the frame's nor under
-    ``search_narrowest`` times it. (The pip of a one beside the blob of its whole die, looked
-    around at the blob's width, is still looked around at the frame's.)"""
+    sizes), and so is a blob from nearly a die across to two (a die whose pips ran together, a
+    dark die run together with its shadow); any blob large enough to be a die of its own is also
+    looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
+    size as a pip of a die of its own size; with two dice read or more, at no width over
+    ``search_widest`` times the frame's nor under ``search_narrowest`` times it. (The pip of a
+    one beside the blob of its whole die, looked around at the blob's width, is still looked
+    around at the frame's.)"""
     used = {k for die in dice for k in die.pips}
     flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
     most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
@@ -579,8 +580,10 @@ def _unexplained(
             widths.append(width)
             if not dice:  # the width is a guess from the pip sizes
                 widths.append(params.guessed_width_narrower * width)
-        elif 0.4 * width < pip.diameter < 1.5 * width:
-            widths.append(width)  # a whole die of the frame's width seen as one blob
+        elif 0.4 * width < pip.diameter < 2.0 * width:
+            # A whole die of the frame's width seen as one blob, alone or run together with its
+            # shadow or a die beside it.
+            widths.append(width)
         if pip.diameter >= params.min_die_width:
             widths.append(params.die_width_per_blob * pip.diameter)
         if pip.elongation <= most_elongated:

@@ -569,6 +569,27 @@ def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
     assert verify(pyramid_of(die), pips, [], PARAMS) == []
 
 
+def test_a_blob_up_to_two_dice_across_is_looked_for_as_a_die_of_the_frame_s_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A dark die 22 px wide run together with its shadow into one 35 px blob: looked for as a
+    # die 35 px wide (its own) or 210 px (a pip of one), it is none.
+    blank = np.full((240, 480, 3), 128, dtype=np.uint8)  # nothing stands out
+    pips = (_pip(300.0, 120.0, 35.0),)
+    read_die = _face(100.0, 100.0, 22.0, 4)
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if math.hypot(x - 100.0, y - 100.0) < 3.0:
+            return _verdict(none=0.01, v4=0.99)
+        if math.hypot(x - 300.0, y - 120.0) < 3.0 and width == pytest.approx(22.0):
+            return _verdict(none=0.01, v2=0.99)
+        return _verdict(none=0.98, v1=0.02)
+
+    _classify_by_place(monkeypatch, verdict)
+    dice = verify(pyramid_of(blank), pips, [read_die], PARAMS)
+    assert [(d.x, d.y, d.value) for d in dice] == [(100.0, 100.0, 4), (300.0, 120.0, 2)]
+
+
 def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
