@@ -69,9 +69,11 @@ def run(args: argparse.Namespace) -> int:
     if annotate_dir is not None:
         annotate_dir.mkdir(parents=True, exist_ok=True)
     for image in args.images:
-        loaded = cv2.imread(image, cv2.IMREAD_COLOR) if Path(image).is_file() else None
+        problem = _unreadable(image)
+        loaded = cv2.imread(image, cv2.IMREAD_COLOR) if problem is None else None
         if loaded is None:
-            print(f"dicekeeper read: {image!r} is not an image (cannot be read)", file=sys.stderr)
+            problem = problem or "is not an image (cannot be read)"
+            print(f"dicekeeper read: {image!r} {problem}", file=sys.stderr)
             failed = True
             continue
         frame = np.asarray(loaded, dtype=np.uint8)
@@ -89,3 +91,13 @@ def run(args: argparse.Namespace) -> int:
                 failed = True
         sys.stdout.flush()
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _unreadable(image: str) -> str | None:
+    """Why a path named on the command line is no file to read (None: it is a file)."""
+    path = Path(image)
+    if not path.exists():
+        return "does not exist"
+    if not path.is_file():
+        return "is not a file"
+    return None

@@ -67,7 +67,8 @@ def test_a_file_that_is_not_an_image_is_named_and_the_others_still_read(
     ]
     errors = captured.err.splitlines()
     assert len(errors) == 2
-    assert str(junk) in errors[0] and str(missing) in errors[1]
+    assert str(junk) in errors[0] and "not an image" in errors[0]
+    assert str(missing) in errors[1] and "does not exist" in errors[1]
 
 
 def test_annotate_writes_each_image_with_its_dice_drawn(
