@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.annotate import READ_COLOUR, UNREAD_COLOUR, annotate
+from vision.annotate import READ_COLOUR, UNREAD_COLOUR, annotate, label_places
 from vision.types import Box, DieReading, Reading
 
 
@@ -29,3 +29,15 @@ def test_read_and_unread_dice_are_drawn_in_their_colours_on_a_copy() -> None:
 def test_an_empty_reading_leaves_the_image_as_it_was() -> None:
     frame = np.random.default_rng(1).integers(0, 255, (50, 60, 3), dtype=np.uint8)
     assert (annotate(frame, Reading()) == frame).all()
+
+
+def test_the_labels_of_touching_dice_do_not_cover_each_other_and_stay_in_the_frame() -> None:
+    # Three dice in a row, touching, the first against the top edge.
+    boxes = [Box(100, 0, 40, 40), Box(140, 0, 40, 40), Box(120, 40, 40, 40)]
+    places = label_places(boxes, [(70, 20)] * 3, (320, 240))
+    for i, (x, y, w, h) in enumerate(places):
+        assert 0 <= x <= 320 - w and 0 <= y <= 240 - h
+        for ox, oy, ow, oh in places[i + 1 :]:
+            assert x + w <= ox or ox + ow <= x or y + h <= oy or oy + oh <= y
+    # A die alone gets its label above its box.
+    assert label_places([Box(100, 100, 40, 40)], [(70, 20)], (320, 240)) == [(100, 76, 70, 20)]
