@@ -30,7 +30,7 @@ def annotate(frame: Frame, reading: Reading) -> Frame:
         [(width, height + baseline) for (width, height), baseline in sizes],
         (frame.shape[1], frame.shape[0]),
     )
-    for die, text, (x, y, _, height), ((_, _), baseline) in zip(
+    for die, text, (x, y, _, height), (_, baseline) in zip(
         reading.dice, texts, places, sizes, strict=True
     ):
         box = die.box
