@@ -37,22 +37,35 @@ def block(cin: int, cout: int) -> nn.Sequential:
     )
 
 
+WIDTHS = (32, 64, 96, 96, 128)
+"""Channels of the five convolutions of the shipped network (``--widths``)."""
+TEMPERATURE = 2.0
+"""Learning from a teacher (``--teacher``), both its probabilities and the new network's are
+softened by this temperature, so that the classes it finds alike weigh in too."""
+TEACHER_SHARE = 0.8
+"""The share of the teacher's probabilities in the class loss; the rest is the labels'."""
+
+
 class DiceNet(nn.Module):
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, ...] = WIDTHS, hidden: int = 128) -> None:
         super().__init__()
+        a, b, c, d, e = widths
         self.features = nn.Sequential(
-            block(3, 32),
+            block(3, a),
             nn.MaxPool2d(2),
-            block(32, 64),
+            block(a, b),
             nn.MaxPool2d(2),
-            block(64, 96),
-            block(96, 96),
+            block(b, c),
+            block(c, d),
             nn.MaxPool2d(2),
-            block(96, 128),
+            block(d, e),
         )
         side = CROP_SIZE // 8
         self.head = nn.Sequential(
-            nn.Flatten(), nn.Linear(128 * side * side, 128), nn.ReLU(), nn.Linear(128, CLASSES + 2)
+            nn.Flatten(),
+            nn.Linear(e * side * side, hidden),
+            nn.ReLU(),
+            nn.Linear(hidden, CLASSES + 2),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -101,6 +114,39 @@ def augment(crops: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     return crops
 
 
+def teacher_scores(path: Path, crops: np.ndarray, threads: int) -> torch.Tensor:
+    """The class scores (logits) of an exported network on every crop, run as the reader runs
+    it (cv2.dnn): the soft targets a smaller network learns from."""
+    import cv2
+
+    from vision.crops import to_blob
+
+    cv2.setNumThreads(threads)
+    net = cv2.dnn.readNetFromONNX(str(path))
+    scores = np.zeros((len(crops), CLASSES), np.float32)
+    for i in range(0, len(crops), 512):
+        net.setInput(to_blob(list(crops[i : i + 512])))
+        scores[i : i + 512] = net.forward().reshape(-1, CLASSES + 2)[:, :CLASSES]
+    return torch.from_numpy(scores)
+
+
+def class_loss(
+    out: torch.Tensor, classes: torch.Tensor, taught: torch.Tensor | None
+) -> torch.Tensor:
+    """Cross-entropy with the labels; with a teacher's scores, mostly the divergence from its
+    probabilities softened by TEMPERATURE, which say how alike the classes look to it."""
+    hard = nn.functional.cross_entropy(out, classes, label_smoothing=0.02)
+    if taught is None:
+        return hard
+    soft = nn.functional.kl_div(
+        nn.functional.log_softmax(out / TEMPERATURE, dim=1),
+        nn.functional.log_softmax(taught / TEMPERATURE, dim=1),
+        log_target=True,
+        reduction="batchmean",
+    )
+    return TEACHER_SHARE * TEMPERATURE**2 * soft + (1 - TEACHER_SHARE) * hard
+
+
 def export(model: DiceNet, out: Path) -> None:
     """Write the network as ONNX (one input "crops" N×3×S×S, one output "scores" N×10)."""
     model.eval()
@@ -137,6 +183,17 @@ def main() -> int:
         default=0.5,
         help="the fraction of the synthetic crops each epoch sees (a new draw every epoch)",
     )
+    parser.add_argument(
+        "--widths",
+        default=",".join(map(str, WIDTHS)),
+        help="channels of the five convolutions, comma-separated",
+    )
+    parser.add_argument("--hidden", type=int, default=128, help="units of the hidden layer")
+    parser.add_argument(
+        "--teacher",
+        type=Path,
+        help="an exported network whose probabilities the new one learns (distillation)",
+    )
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -147,6 +204,11 @@ def main() -> int:
     offsets = torch.from_numpy(data["offsets"])
     has_offset = torch.from_numpy(data["has_offset"])
     is_real = torch.from_numpy(data["source"]) > 0
+    taught = None
+    if args.teacher is not None:
+        taught = teacher_scores(args.teacher, data["crops"], args.threads)
+        agree = (taught.argmax(1) == classes).float().mean()
+        print(f"teacher {args.teacher}: agrees with {agree:.4f} of the labels", flush=True)
     n = len(classes)
     order = torch.randperm(n, generator=gen)
     check, train = order[: n // 20], order[n // 20 :]
@@ -156,11 +218,10 @@ def main() -> int:
         f"{n} crops ({int(is_real.sum())} real), classes "
         f"{torch.bincount(classes, minlength=CLASSES).tolist()}, {per_epoch} an epoch"
     )
-    model = DiceNet()
+    model = DiceNet(tuple(int(w) for w in args.widths.split(",")), args.hidden)
     steps = args.epochs * (per_epoch // 256)
     optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
-    cross = nn.CrossEntropyLoss(label_smoothing=0.02)
     for epoch in range(args.epochs):
         model.train()
         start = time.time()
@@ -174,7 +235,9 @@ def main() -> int:
             idx = shuffled[i * 256 : (i + 1) * 256]
             x, target = turn(crops[idx].float(), offsets[idx], gen)
             out = model(normalise(augment(x, gen)))
-            loss = cross(out[:, :CLASSES], classes[idx])
+            loss = class_loss(
+                out[:, :CLASSES], classes[idx], None if taught is None else taught[idx]
+            )
             mask = has_offset[idx]
             if mask.any():
                 loss = loss + 2.0 * nn.functional.smooth_l1_loss(
