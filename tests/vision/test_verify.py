@@ -606,3 +606,25 @@ def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it
     _classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), pips, [], PARAMS)
     assert [(d.x, d.y, d.value) for d in dice] == [(200.0, 120.0, 1)]
+
+
+def test_two_small_dice_run_together_with_their_shadows_are_not_the_pips_of_a_giant_two() -> None:
+    # Two marbled fours 21 px wide, each run together with its shadow into a blob of 31-33 px,
+    # fit the grid of a two over 200 px wide. Looked at as dice as wide as the blobs, the
+    # classifier finds none (0.1-0.5); at 0.7 of that, it finds them.
+    tray = render_tray([5, 3, 4, 1, 3, 4], seed=2574)
+    fours = [d for d in tray.dice if d.value == 4]
+    blobs = tuple(_pip(*d.center, 1.5 * d.size_px) for d in fours)
+    giant = Face(
+        (blobs[0].x + blobs[1].x) / 2.0,
+        (blobs[0].y + blobs[1].y) / 2.0,
+        (blobs[1].x - blobs[0].x, blobs[1].y - blobs[0].y),
+        (blobs[0].y - blobs[1].y, blobs[1].x - blobs[0].x),
+        (0, 1),
+        2,
+        math.dist((blobs[0].x, blobs[0].y), (blobs[1].x, blobs[1].y)),
+        1.0,
+    )
+    kept, dice = verify_module.without_faces_of_dice(pyramid_of(tray.frame), blobs, [giant], PARAMS)
+    assert kept == []
+    assert dice == list(blobs)
