@@ -82,7 +82,7 @@ def verify(
     starts = [_Candidate(f.x, f.y, width_of(f, width, params), f) for f in faces]
     starts += [_Candidate(p.x, p.y, width, None) for p in blob_dice]
     decided = _decided(pyramid, starts, params, ())
-    dice = [die for _, die in decided if die is not None]
+    dice = _apart([die for _, die in decided if die is not None], params)
     # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
     big_ones = [
         replace(candidate, width=_BIG_ONE * candidate.width)
@@ -105,6 +105,18 @@ def verify(
         if not _alike(again, width):
             found += _search(pyramid, pips, dice + found, again, params)
     return dice + found
+
+
+def _apart(dice: list[Face], params: ReaderParams) -> list[Face]:
+    """The dice, less those that lie on a surer one (``search_clearance``), in their order: the
+    first crops of two blobs of one die, each looked around at a width the classifier sees no
+    die at, may both point to its centre, and neither keeps the other away (`_NO_DIE`)."""
+    kept: list[int] = []
+    for i in sorted(range(len(dice)), key=lambda i: -dice[i].confidence):
+        die = dice[i]
+        if not _is_taken(die.x, die.y, true_width(die, params), [dice[k] for k in kept], params):
+            kept.append(i)
+    return [dice[i] for i in sorted(kept)]
 
 
 def _sure(dice: list[Face]) -> list[Face]:

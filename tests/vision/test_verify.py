@@ -628,3 +628,26 @@ def test_two_small_dice_run_together_with_their_shadows_are_not_the_pips_of_a_gi
     kept, dice = verify_module.without_faces_of_dice(pyramid_of(tray.frame), blobs, [giant], PARAMS)
     assert kept == []
     assert dice == list(blobs)
+
+
+def test_two_blobs_of_one_die_that_both_point_to_it_are_one_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two 30 px blobs fit a two; each is a die to the classifier at 0.7 of its width, so the two
+    # is no face. Looked around at the blobs' width, neither crop sees a die there, but both
+    # point to one die between them, which is then read from each.
+    blobs = (_pip(100.0, 100.0, 30.0), _pip(150.0, 100.0, 30.0))
+    two = Face(125.0, 100.0, (50.0, 0.0), (0.0, 50.0), (0, 1), 2, 50.0, 0.9)
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if math.hypot(x - 125.0, y - 100.0) < 3.0:
+            return _verdict(none=0.02, v3=0.98)
+        if width < 25.0:
+            return _verdict(none=0.1, v1=0.9)
+        away = Verdict((0.95, 0.0, 0.0, 0.05, 0.0, 0.0, 0.0, 0.0), ((125.0 - x) / width, 0.0))
+        return away if width < 35.0 else _verdict(none=1.0)
+
+    _classify_by_place(monkeypatch, verdict)
+    blank = np.full((200, 250, 3), 128, dtype=np.uint8)
+    read = verify(pyramid_of(blank), blobs, [two], PARAMS)
+    assert [(f.value, f.x, f.y) for f in read] == [(3, 125.0, 100.0)]
