@@ -10,6 +10,7 @@ synthetic ones many.
 
 Needs PyTorch and onnx, which the appliance does not: see training/README.md.
 Usage: python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed S]
+    [--widths A,B,C,D,E --hidden H] [--teacher ONNX]   (a narrower network taught by ONNX)
 """
 
 from __future__ import annotations
