@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch import nn
@@ -27,7 +28,7 @@ from torch import nn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.crops import CROP_SIZE  # noqa: E402
+from vision.crops import CROP_SIZE, to_blob  # noqa: E402
 
 CLASSES = 8
 
@@ -118,10 +119,6 @@ def augment(crops: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 def teacher_scores(path: Path, crops: np.ndarray, threads: int) -> torch.Tensor:
     """The class scores (logits) of an exported network on every crop, run as the reader runs
     it (cv2.dnn): the soft targets a smaller network learns from."""
-    import cv2
-
-    from vision.crops import to_blob
-
     cv2.setNumThreads(threads)
     net = cv2.dnn.readNetFromONNX(str(path))
     scores = np.zeros((len(crops), CLASSES), np.float32)
