@@ -651,3 +651,52 @@ def test_two_blobs_of_one_die_that_both_point_to_it_are_one_die(
     blank = np.full((200, 250, 3), 128, dtype=np.uint8)
     read = verify(pyramid_of(blank), blobs, [two], PARAMS)
     assert [(f.value, f.x, f.y) for f in read] == [(3, 125.0, 100.0)]
+
+
+def _sure_die(x: float, y: float, width: float, value: int) -> Face:
+    return replace(_face(x, y, width, value), confidence=0.95)
+
+
+def test_a_die_far_narrower_than_the_sure_dice_is_looked_at_again_at_their_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Three sure dice 100 px wide; a speck read as a one 14 px wide is no die at theirs, and a
+    # four read at 40 px is a four at 75 px (their width may be a little wide).
+    dice = [
+        _sure_die(100.0, 100.0, 100.0, 5),
+        _sure_die(250.0, 100.0, 100.0, 3),
+        _sure_die(400.0, 100.0, 100.0, 2),
+        _sure_die(100.0, 300.0, 14.0, 1),
+        _sure_die(300.0, 300.0, 40.0, 4),
+    ]
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if x == 300.0 and y == 300.0 and width < 90.0:
+            return _verdict(none=0.05, v4=0.95)
+        return _verdict(none=0.97, v1=0.03)
+
+    _classify_by_place(monkeypatch, verdict)
+    blank = np.full((400, 500, 3), 128, dtype=np.uint8)
+    kept = verify_module._one_size(pyramid_of(blank), dice, PARAMS)
+    assert [(d.value, d.x, d.y) for d in kept] == [
+        (5, 100.0, 100.0),
+        (3, 250.0, 100.0),
+        (2, 400.0, 100.0),
+        (4, 300.0, 300.0),
+    ]
+    assert kept[-1].width == pytest.approx(75.0)
+
+
+def test_a_narrow_die_beside_one_sure_die_only_is_kept() -> None:
+    # One sure die does not tell the tray's die size.
+    dice = [_sure_die(100.0, 100.0, 100.0, 5), _sure_die(300.0, 300.0, 14.0, 1)]
+    blank = np.full((400, 500, 3), 128, dtype=np.uint8)
+    assert verify_module._one_size(pyramid_of(blank), dice, PARAMS) == dice
+
+
+def test_a_speck_beside_five_large_dice_is_not_read_as_a_tiny_one() -> None:
+    # Synthetic seed 715 of the accuracy benchmark: two specks read as ones told the frame's die
+    # width before the five dice, 102-117 px wide, were found; one stayed, a one 14 px wide.
+    tray = render_tray([1, 1, 3, 2, 5], seed=715)
+    reading = read(tray.frame, PARAMS)
+    assert sorted(reading.values) == [1, 1, 2, 3, 5]
