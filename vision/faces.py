@@ -5,6 +5,7 @@ pips (same polarity, size and face colour) at a plausible distance proposes a fa
 them, grid spacing and rotation from their offset. A proposal stands when the pips near it sit on
 its grid points in one of the six face patterns, no other pip of the kind lies inside the face, and
 the empty grid points look like bare face (not a missed pip, nor the seam of two touching dice).
+Pips far fainter than the others of their face (seen through a translucent die) are left out of it.
 Proposals are taken greedily, most pips first, so touching dice are separated by their grids rather
 than by their outlines. Pips left over become ones (`vision.ones`); of a top face and the side
 faces of the same die, only the top is kept (`vision.sides`).
@@ -13,6 +14,7 @@ faces of the same die, only the top is kept (`vision.sides`).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -106,7 +108,30 @@ def find_faces(
         find_ones(pips, used, np.array(centres), compatible, smooth_planes, smooth_colour, params)
     )
     faces = _no_giant_ones(faces, pips, params)
-    return _alike_in_size(keep_top_faces(faces, pips, params), pips, params)
+    faces = _alike_in_size(keep_top_faces(faces, pips, params), pips, params)
+    return [_without_ghosts(face, pips, params) for face in faces]
+
+
+def _without_ghosts(face: Face, pips: tuple[Pip, ...], params: ReaderParams) -> Face:
+    """The face less its faint pips (under ``ghost_pip_contrast`` of its strongest pip's
+    contrast), when two pips or more are left and they make a face of their own on its grid: a
+    translucent die shows the pips of its opposite face faintly through its body (a two over its
+    five reads as a five, a four over its three as a five), and a marbled die's swirls make faint
+    spots. The pips of one face seldom differ so much: glare and shade change a pip's contrast
+    less than that."""
+    if face.value is None or len(face.pips) < 3:
+        return face
+    strongest = max(pips[k].contrast for k in face.pips)
+    strong = [k for k in face.pips if pips[k].contrast >= params.ghost_pip_contrast * strongest]
+    if len(strong) == len(face.pips) or len(strong) < 2:
+        return face
+    coords = _in_basis([(pips[k].x - face.x, pips[k].y - face.y) for k in strong], face.u, face.v)
+    if coords is None:
+        return face
+    value = _PATTERNS.get(frozenset((round(a), round(b)) for a, b in coords))
+    if value is None:
+        return face
+    return replace(face, pips=tuple(strong), value=value)
 
 
 def _pip_size(face: Face, pips: tuple[Pip, ...]) -> float:

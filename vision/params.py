@@ -68,6 +68,9 @@ class ReaderParams:
     grid_tolerance: float = 0.32
     foreign_extent: float = 1.5
     empty_point_tolerance: float = 0.5
+    # A face's pips under this share of its strongest pip's contrast are seen through the die
+    # (the opposite face's, on a translucent die) and left out of it (vision.faces).
+    ghost_pip_contrast: float = 0.35
     # Past an empty corner of the grid (in grid steps from the centre) lies face too.
     corner_extent: float = 1.25
     corner_tolerance: float = 0.4
@@ -188,6 +191,11 @@ class ReaderParams:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidParams(f"{name} is a probability in [0, 1], not {value!r}")
+        if not 0.0 <= self.ghost_pip_contrast <= 1.0:
+            raise InvalidParams(
+                "ghost_pip_contrast is a share of a pip's contrast in [0, 1], not "
+                f"{self.ghost_pip_contrast!r}"
+            )
         if not 0.0 <= self.search_pip_fraction < 1.0 / 6.0:
             raise InvalidParams(
                 "search_pip_fraction is a fraction of a die's box per pip in [0, 1/6), not "

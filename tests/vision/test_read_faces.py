@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.drawn import SCHEMES, DrawnDie, blank, draw, draw_die
-from vision import ReaderParams, read
+from vision import InvalidParams, ReaderParams, read
 from vision import faces as faces_module
 from vision.blobs import ROUND, box_sum
 from vision.face import Face
@@ -219,3 +219,35 @@ def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(
 
     assert values(PARAMS) == [4, 5, 6]
     assert values(replace(PARAMS, largest_relative_one_size=100.0)) == [1]
+
+
+def _two_over_its_five(share: float) -> np.ndarray:
+    """A white two whose five's other three pips show through the die, ``share`` as dark."""
+    frame = blank()
+    draw_die(frame, DrawnDie(320, 240, 80, 2))
+    face, pip = SCHEMES["white"]
+    faint = tuple(round((1.0 - share) * f + share * p) for f, p in zip(face, pip, strict=True))
+    for gx, gy in ((1, -1), (0, 0), (-1, 1)):
+        centre = (round(320 + gx * 0.27 * 80), round(240 + gy * 0.27 * 80))
+        cv2.circle(frame, centre, round(0.09 * 80), faint, -1, cv2.LINE_AA)
+    return np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
+
+
+def test_pips_seen_faintly_through_a_translucent_die_are_not_counted() -> None:
+    frame = _two_over_its_five(0.25)
+    pips = find_pips(frame, to_gray(frame), PARAMS)
+    smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
+    faces = find_faces(pips, planes_of(smooth), smooth.astype(np.float32), PARAMS)
+    assert [f.value for f in faces] == [2]
+    assert len(pips) == 5  # the faint pips are found, and left out of the face
+    assert values_at(frame) == [2]
+
+
+def test_pips_as_dark_as_the_others_of_their_face_are_counted() -> None:
+    frame = _two_over_its_five(0.6)
+    assert values_at(frame) == [5]
+
+
+def test_the_faint_pip_share_is_checked() -> None:
+    with pytest.raises(InvalidParams, match="ghost_pip_contrast"):
+        ReaderParams(ghost_pip_contrast=1.2)
