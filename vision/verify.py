@@ -14,7 +14,8 @@ Die widths are edge to edge; the frame's comes from the faces the classifier kep
 tray are the same size), else from the pip sizes; when the search reads dice surely at another
 width, what it missed is looked for again at theirs. A face whose pips are each a whole die to the
 classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
-Last, a die read far narrower than the sure dice is looked at again at their width.
+Last, a die read far narrower than the sure dice, or read unsurely at another width than theirs, is
+looked at again at their width.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ _BLOB_SHADOW = 0.7
 with its shadow."""
 
 
-_NARROW_LOOKS = (1.0, 0.75)
-"""The widths, in the other dice's, at which a die read far narrower than them is looked at
+_ONE_SIZE_LOOKS = (1.0, 0.75)
+"""The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
 
@@ -115,26 +116,39 @@ def verify(
 
 
 def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[Face]:
-    """The dice, each far narrower (under ``search_narrowest`` times) than the median of two
-    sure dice or more looked at again where it lies, at their width and a little narrower
-    (`_NARROW_LOOKS`), as a die looked for around a pip: the surest die found there replaces
-    it, and with none it is dropped. Dice in one tray are one size: a speck read as a one 14 px
-    wide, while the frame's width was still told by it and another speck, stayed beside five
-    dice 110 px wide (synthetic seed 715)."""
+    """The dice, those read at another width than the median of two sure dice or more looked
+    at again where they lie, at their width and a little narrower (`_ONE_SIZE_LOOKS`), as a die
+    looked for around a pip. Dice in one tray are one size. A die far narrower (under
+    ``search_narrowest`` times) is replaced by the surest die found there, or dropped: a speck
+    read as a one 14 px wide, while the frame's width was still told by it and another speck,
+    stayed beside five dice 110 px wide (synthetic seed 715). A die read unsurely or not read,
+    at a width unlike theirs, is replaced by the surest die read there with a value, or stays:
+    a three looked at 127 px wide, as the pips of the dice not read told, was not read; the
+    search then read the others surely at 91 px (synthetic seed 2367)."""
     sure = _sure(dice)
-    narrow: dict[int, float] = {}
+    again: dict[int, tuple[float, bool]] = {}
     for i, die in enumerate(dice):
         others = [true_width(d, params) for d in sure if d is not die]
-        if len(others) >= 2:
-            width = float(np.median(others))
-            if true_width(die, params) < params.search_narrowest * width:
-                narrow[i] = width
-    kept = [die for i, die in enumerate(dice) if i not in narrow]
-    for i, width in narrow.items():
-        looks = [_Candidate(dice[i].x, dice[i].y, s * width, None) for s in _NARROW_LOOKS]
-        seen = [die for _, die in _decided(pyramid, looks, params, kept) if die is not None]
+        if len(others) < 2:
+            continue
+        width = float(np.median(others))
+        own = true_width(die, params)
+        if own < params.search_narrowest * width:
+            again[i] = (width, True)
+        elif die not in sure and not _alike(own, width):
+            again[i] = (width, False)
+    kept = [die for i, die in enumerate(dice) if i not in again]
+    for i, (width, is_narrow) in again.items():
+        looks = [_Candidate(dice[i].x, dice[i].y, s * width, None) for s in _ONE_SIZE_LOOKS]
+        seen = [
+            die
+            for _, die in _decided(pyramid, looks, params, kept)
+            if die is not None and (is_narrow or die.value is not None)
+        ]
         if seen:
             kept.append(max(seen, key=lambda die: die.confidence))
+        elif not is_narrow:
+            kept.append(dice[i])
     return kept
 
 
