@@ -116,24 +116,26 @@ def verify(
 
 
 def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[Face]:
-    """The dice, those read at another width than the median of two sure dice or more looked
-    at again where they lie, at their width and a little narrower (`_ONE_SIZE_LOOKS`), as a die
-    looked for around a pip. Dice in one tray are one size. A die far narrower (under
-    ``search_narrowest`` times) is replaced by the surest die found there, or dropped: a speck
-    read as a one 14 px wide, while the frame's width was still told by it and another speck,
-    stayed beside five dice 110 px wide (synthetic seed 715). A die read unsurely or not read,
-    at a width unlike theirs, is replaced by the surest die read there with a value, or stays:
-    a three looked at 127 px wide, as the pips of the dice not read told, was not read; the
-    search then read the others surely at 91 px (synthetic seed 2367)."""
+    """The dice, those read at another width than the median of the sure dice looked at again
+    where they lie, at their width and a little narrower (`_ONE_SIZE_LOOKS`), as a die looked
+    for around a pip. Dice in one tray are one size.
+    A die far narrower (under ``search_narrowest`` times) than two sure dice or more (one may
+    be the misread die) is replaced by the surest die found there, or dropped: a speck read as
+    a one 14 px wide, while the frame's width was still told by it and another speck, stayed
+    beside five dice 110 px wide (synthetic seed 715).
+    A die read unsurely or not read, at a width unlike theirs (be there one sure die only), is
+    replaced by the surest die read there with a value, or stays: a three looked at 127 px wide,
+    as the pips of the dice not read told, was not read; the search then read the others surely
+    at 91 px (synthetic seed 2367)."""
     sure = _sure(dice)
     again: dict[int, tuple[float, bool]] = {}
     for i, die in enumerate(dice):
         others = [true_width(d, params) for d in sure if d is not die]
-        if len(others) < 2:
+        if not others:
             continue
         width = float(np.median(others))
         own = true_width(die, params)
-        if own < params.search_narrowest * width:
+        if len(others) >= 2 and own < params.search_narrowest * width:
             again[i] = (width, True)
         elif die not in sure and not _alike(own, width):
             again[i] = (width, False)
