@@ -119,10 +119,12 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
     """The dice, those read at another width than the median of the sure dice looked at again
     where they lie, at their width and a little narrower (`_ONE_SIZE_LOOKS`), as a die looked
     for around a pip. Dice in one tray are one size.
-    A die far narrower (under ``search_narrowest`` times) than two sure dice or more (one may
-    be the misread die) is replaced by the surest die found there, or dropped: a speck read as
-    a one 14 px wide, while the frame's width was still told by it and another speck, stayed
-    beside five dice 110 px wide (synthetic seed 715).
+    A die far narrower (under ``search_narrowest`` times) is replaced by the surest die found
+    there; with none, it is dropped when two sure dice or more say so (one may be the misread
+    die). A speck read as a one 14 px wide, while the frame's width was still told by it and
+    another speck, stayed beside five dice 110 px wide (synthetic seed 715); a pip of a two
+    118 px wide, looked around at its own size, was read surely as a one 53 px wide beside a
+    six read at 119 px (2097).
     A die read unsurely or not read, at a width unlike theirs (be there one sure die only), is
     replaced by the surest die read there with a value, or stays: a three looked at 127 px wide,
     as the pips of the dice not read told, was not read; the search then read the others surely
@@ -135,21 +137,21 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
             continue
         width = float(np.median(others))
         own = true_width(die, params)
-        if len(others) >= 2 and own < params.search_narrowest * width:
-            again[i] = (width, True)
+        if own < params.search_narrowest * width:
+            again[i] = (width, len(others) >= 2)
         elif die not in sure and not _alike(own, width):
             again[i] = (width, False)
     kept = [die for i, die in enumerate(dice) if i not in again]
-    for i, (width, is_narrow) in again.items():
+    for i, (width, droppable) in again.items():
         looks = [_Candidate(dice[i].x, dice[i].y, s * width, None) for s in _ONE_SIZE_LOOKS]
         seen = [
             die
             for _, die in _decided(pyramid, looks, params, kept)
-            if die is not None and (is_narrow or die.value is not None)
+            if die is not None and (droppable or die.value is not None)
         ]
         if seen:
             kept.append(max(seen, key=lambda die: die.confidence))
-        elif not is_narrow:
+        elif not droppable:
             kept.append(dice[i])
     return kept
 

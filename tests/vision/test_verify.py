@@ -687,11 +687,28 @@ def test_a_die_far_narrower_than_the_sure_dice_is_looked_at_again_at_their_width
     assert kept[-1].width == pytest.approx(75.0)
 
 
-def test_a_narrow_die_beside_one_sure_die_only_is_kept() -> None:
-    # One sure die does not tell the tray's die size.
-    dice = [_sure_die(100.0, 100.0, 100.0, 5), _sure_die(300.0, 300.0, 14.0, 1)]
-    blank = np.full((400, 500, 3), 128, dtype=np.uint8)
-    assert verify_module._one_size(pyramid_of(blank), dice, PARAMS) == dice
+def test_a_narrow_die_beside_one_sure_die_only_is_replaced_but_not_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One sure die may be the misread one: a narrow die where a die of its width is read is
+    # that die (the pip of a two, read as a one at its own size), one where none is stays.
+    six = _sure_die(100.0, 100.0, 100.0, 6)
+    pip_of_a_two = _sure_die(300.0, 300.0, 40.0, 1)
+    speck = _sure_die(100.0, 300.0, 14.0, 1)
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if x == 300.0 and y == 300.0 and width == 100.0:
+            return _verdict(none=0.02, v2=0.98)
+        return _verdict(none=0.97, v1=0.03)
+
+    _classify_by_place(monkeypatch, verdict)
+    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    read = verify_module._one_size(blank, [six, pip_of_a_two], PARAMS)
+    assert [(d.value, d.x, d.y, d.width) for d in read] == [
+        (6, 100.0, 100.0, 100.0),
+        (2, 300.0, 300.0, 100.0),
+    ]
+    assert verify_module._one_size(blank, [six, speck], PARAMS) == [six, speck]
 
 
 def test_a_speck_beside_five_large_dice_is_not_read_as_a_tiny_one() -> None:
