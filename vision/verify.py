@@ -59,8 +59,6 @@ holding its one (`vision.pips`)."""
 _BLOB_SHADOW = 0.7
 """A blob taken for a die is also looked at this much narrower: the die may have run together
 with its shadow."""
-
-
 _ONE_SIZE_LOOKS = (1.0, 0.75)
 """The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
