@@ -41,6 +41,8 @@ def block(cin: int, cout: int) -> nn.Sequential:
 
 WIDTHS = (32, 64, 96, 96, 128)
 """Channels of the five convolutions of the shipped network (``--widths``)."""
+HIDDEN = 128
+"""Units of the hidden layer of the shipped network (``--hidden``)."""
 TEMPERATURE = 2.0
 """Learning from a teacher (``--teacher``), both its probabilities and the new network's are
 softened by this temperature, so that the classes it finds alike weigh in too."""
@@ -49,7 +51,7 @@ TEACHER_SHARE = 0.8
 
 
 class DiceNet(nn.Module):
-    def __init__(self, widths: tuple[int, ...] = WIDTHS, hidden: int = 128) -> None:
+    def __init__(self, widths: tuple[int, ...] = WIDTHS, hidden: int = HIDDEN) -> None:
         super().__init__()
         a, b, c, d, e = widths
         self.features = nn.Sequential(
@@ -186,7 +188,7 @@ def main() -> int:
         default=",".join(map(str, WIDTHS)),
         help="channels of the five convolutions, comma-separated",
     )
-    parser.add_argument("--hidden", type=int, default=128, help="units of the hidden layer")
+    parser.add_argument("--hidden", type=int, default=HIDDEN, help="units of the hidden layer")
     parser.add_argument(
         "--teacher",
         type=Path,
