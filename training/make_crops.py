@@ -32,7 +32,7 @@ from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of  # noqa: E402
 from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
 from vision.pips import Pip  # noqa: E402
-from vision.reader import find_pip_faces  # noqa: E402
+from vision.reader import PipFaces, find_pip_faces  # noqa: E402
 from vision.render import PRESETS, render_tray, style_like  # noqa: E402
 from vision.standout import standing_out  # noqa: E402
 from vision.verify import frame_width, width_of, without_faces_of_dice  # noqa: E402
@@ -70,7 +70,7 @@ class Sink:
 
 def cut_frame(
     pyramid: Pyramid,
-    found: tuple[tuple[Pip, ...], list[Face]],
+    found: PipFaces,
     dice: list[tuple[float, float, float, int]],
     rng: np.random.Generator,
     sink: Sink,
@@ -83,7 +83,7 @@ def cut_frame(
 ) -> None:
     """Cut the crops of one frame (its pyramid, `vision.crops.pyramid_of`) whose dice are (x, y,
     width, class); ``found`` is what the pip stages found in it (`vision.reader.find_pip_faces`)."""
-    pips, faces = found
+    pips, faces = found.pips, found.faces
     # One die width for the whole frame, as the reader takes it (vision.verify.die_width).
     size = float(np.median([d[2] for d in dice])) if dice else 40.0
     if dice:
@@ -277,7 +277,8 @@ def real(seed: int, sink: Sink) -> None:
             # tray read as a "2" six times their size made every crop of that photo that wide).
             found = find_pip_faces(frame)
             pyramid = pyramid_of(frame)
-            size = frame_width(found[0], *without_faces_of_dice(pyramid, *found, PARAMS), PARAMS)
+            kept = without_faces_of_dice(pyramid, found.pips, found.faces, PARAMS)
+            size = frame_width(found.pips, *kept, PARAMS)
             if size is None:
                 size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
             dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -66,6 +67,16 @@ class Pip:
     plane: int = 0
 
 
+class PipsFound(NamedTuple):
+    """The pip candidates of a frame (`find_pips`), and the dark blobs left out of them as dice
+    holding their one (`_drop_faces_seen_as_pips`) whose light spot may be a glare instead: a
+    large pip of a glossy one lit from the side holds a glare spot as far off its centre as a
+    dark die holds its one pip. The classifier tells them apart (`vision.verify`)."""
+
+    pips: tuple[Pip, ...]
+    spotted: tuple[Pip, ...]
+
+
 def to_gray(frame: Frame) -> npt.NDArray[np.uint8]:
     """The frame in grey levels."""
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
@@ -79,8 +90,9 @@ def find_pips(
     *,
     smooth: Frame | None = None,
     smooth_planes: npt.NDArray[np.float32] | None = None,
-) -> tuple[Pip, ...]:
-    """Every pip candidate in the frame, the strongest first, without duplicates across scales.
+) -> PipsFound:
+    """Every pip candidate in the frame, the strongest first, without duplicates across scales
+    (and the dark blobs each holding a light spot that may be a glare or a pip: `PipsFound`).
 
     Pips are looked for in grey levels and then, where none was found, in the red channel (red,
     yellow or white pips on blue, green or black dice can have the grey level of their face).
@@ -112,11 +124,11 @@ def find_pips(
             for k in kept
         ):
             kept.append(pip)
-    kept = _drop_faces_seen_as_pips(kept)
+    kept, spotted = _drop_faces_seen_as_pips(kept)
     kept.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
     if debug is not None:
         debug("pips", draw_pips(frame, kept))
-    return tuple(kept)
+    return PipsFound(tuple(kept), tuple(spotted))
 
 
 def _is_colourful(
@@ -293,15 +305,17 @@ def _measure(
     return size, elongation, region_shape(mu20, mu11, mu02)
 
 
-def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
+def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
     """Drop a candidate that contains candidates of the other polarity: that is a die face (a
     white die on a dark table looks like one big light blob), not a pip. One small spot off the
     centre is rather a glare on a glossy pip, and the glare is dropped instead. A spot only a
     little off the centre may be either a die's one pip or a glare; it is a glare when a spot
     off a pip of the same die (alike and close by) leans the same way (one light makes every
     glare lean alike), else it stays a one. Whole dice seen as blobs lean alike too (their
-    shadows), but lie farther apart."""
+    shadows), but lie farther apart. Returned: the candidates kept, and the dark blobs dropped
+    as dice holding a light spot that may yet be a glare (the pip of a one has no sibling)."""
     dropped: set[int] = set()
+    spotted: list[Pip] = []
     leaning: list[tuple[int, list[int], float, bool]] = []
     for index, pip in enumerate(pips):
         radius = pip.diameter / 2.0
@@ -336,7 +350,9 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
             dropped.update(inner)
         else:
             dropped.add(index)
-    return [pip for index, pip in enumerate(pips) if index not in dropped]
+            if pips[index].is_dark:  # glare is light
+                spotted.append(pips[index])
+    return [pip for index, pip in enumerate(pips) if index not in dropped], spotted
 
 
 def _are_siblings(a: Pip, b: Pip) -> bool:

@@ -10,6 +10,7 @@ the frame stands out from the tray, `vision.standout`, by a small CNN: `vision.c
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -31,6 +32,16 @@ Debug = Callable[[str, Frame], None]
 DEFAULT_PARAMS = ReaderParams()
 
 
+class PipFaces(NamedTuple):
+    """What the pip stages found in a frame: the pip candidates, the faces (and unread dice)
+    they form, and the dark blobs left out as dice holding their one whose spot may be a glare
+    (`vision.pips.PipsFound`)."""
+
+    pips: tuple[Pip, ...]
+    faces: list[Face]
+    spotted: tuple[Pip, ...]
+
+
 def read(
     frame: Frame, params: ReaderParams = DEFAULT_PARAMS, *, debug: Debug | None = None
 ) -> Reading:
@@ -41,9 +52,9 @@ def read(
     "dice" (the dice read, boxed with their values).
     """
     frame = check_frame(frame)
-    pips, faces = find_pip_faces(frame, params, debug)
+    pips, faces, spotted = find_pip_faces(frame, params, debug)
     if params.use_classifier:
-        faces = verify(pyramid_of(frame), pips, faces, params)
+        faces = verify(pyramid_of(frame), pips, faces, params, spotted=spotted)
     height, width = frame.shape[:2]
     dice = [
         _die(face, width, height, params)
@@ -59,17 +70,19 @@ def read(
 
 def find_pip_faces(
     frame: Frame, params: ReaderParams = DEFAULT_PARAMS, debug: Debug | None = None
-) -> tuple[tuple[Pip, ...], list[Face]]:
-    """The pip stages alone on a checked frame: the pip candidates and the faces (and unread
-    dice) they form, before the classifier. Training cuts its crops where these stages look."""
+) -> PipFaces:
+    """The pip stages alone on a checked frame, before the classifier (`PipFaces`). Training
+    cuts its crops where these stages look."""
     gray = to_gray(frame)
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
     smooth_planes = planes_of(smooth)
-    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes)
+    pips, spotted = find_pips(
+        frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes
+    )
     faces = find_faces(pips, smooth_planes, smooth.astype(np.float32), params)
     if params.report_unread:
         faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
-    return pips, faces
+    return PipFaces(pips, faces, spotted)
 
 
 def _die(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:

@@ -15,7 +15,8 @@ tray are the same size), else from the pip sizes; when the search reads dice sur
 width, what it missed is looked for again at theirs. A face whose pips are each a whole die to the
 classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
 Last, a die read far narrower than the sure dice, or read unsurely at another width than theirs, is
-looked at again at their width.
+looked at again at their width, and a dark blob the pip stages took for a die holding its one
+(`vision.pips.PipsFound`) is looked at as the pip of a one, with a glare spot.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ _BLOB_SHADOW = 0.7
 """A blob taken for a die is also looked at this much narrower: the die may have run together
 with its shadow."""
 _ONE_SIZE_LOOKS = (1.0, 0.75)
+_ONE_PER_PIP = 4.5
+"""A one's pip is about 0.22 of its die's width: a dark blob holding a glare spot, with no die
+read there, is looked at as a one this many times as wide (`_glossy_ones`)."""
 """The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
@@ -77,10 +81,16 @@ class _Candidate:
 
 
 def verify(
-    pyramid: Pyramid, pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams
+    pyramid: Pyramid,
+    pips: tuple[Pip, ...],
+    faces: list[Face],
+    params: ReaderParams,
+    *,
+    spotted: tuple[Pip, ...] = (),
 ) -> list[Face]:
     """The faces re-read by the classifier (their values checked, those it rejects dropped) and
-    the dice it finds around the pips that no face explains."""
+    the dice it finds around the pips that no face explains, and around the ``spotted`` blobs
+    (`_glossy_ones`)."""
     faces, blob_dice = without_faces_of_dice(pyramid, pips, faces, params)
     width = frame_width(pips, faces, blob_dice, params)
     if width is None:
@@ -110,7 +120,32 @@ def verify(
         again = float(np.median([true_width(d, params) for d in sure_found]))
         if not _alike(again, width):
             found += _search(pyramid, pips, dice + found, again, params)
-    return _one_size(pyramid, dice + found, params)
+    dice = _one_size(pyramid, dice + found, params)
+    return dice + _glossy_ones(pyramid, spotted, dice, params)
+
+
+def _glossy_ones(
+    pyramid: Pyramid, spotted: tuple[Pip, ...], dice: list[Face], params: ReaderParams
+) -> list[Face]:
+    """The ones found at the dark blobs that the pip stages took for dice holding their one pip
+    (`vision.pips.PipsFound`) and that no die read holds: each is looked at as a one's pip with a
+    glare spot (the die `_ONE_PER_PIP` times as wide), and kept when the classifier reads a one
+    centred on it there. (A dark die holding its one is mostly read from that pip.)"""
+    found: list[Face] = []
+    for blob in spotted:
+        width = _ONE_PER_PIP * blob.diameter
+        if width < params.min_die_width or _is_held(blob, dice + found, params):
+            continue
+        start = _Candidate(blob.x, blob.y, width, None)
+        for _, die in _decided(pyramid, [start], params, dice + found):
+            if (
+                die is not None
+                and die.value == 1
+                and math.hypot(die.x - blob.x, die.y - blob.y) < _CENTRED * width
+                and not _is_taken(die.x, die.y, width, dice + found, params)
+            ):
+                found.append(die)
+    return found
 
 
 def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[Face]:
@@ -287,6 +322,11 @@ def _decided(
     return [
         (c, _decide(c, verdict, params)) for c, verdict in _look(pyramid, starts, params, taken)
     ]
+
+
+def _is_held(pip: Pip, dice: list[Face], params: ReaderParams) -> bool:
+    """Whether a pip lies on one of ``dice`` (within 0.45 of its width of its centre)."""
+    return any(math.hypot(pip.x - d.x, pip.y - d.y) < 0.45 * true_width(d, params) for d in dice)
 
 
 def _is_taken(
@@ -639,9 +679,7 @@ def _unexplained(
     for k, pip in enumerate(pips):
         if len(points) >= params.max_searches:
             break
-        if k in used or any(
-            math.hypot(pip.x - d.x, pip.y - d.y) < 0.45 * true_width(d, params) for d in dice
-        ):
+        if k in used or _is_held(pip, dice, params):
             continue
         widths = []
         if (

@@ -43,7 +43,7 @@ def test_every_face_of_every_colour_scheme_is_read(scheme: str, value: int) -> N
 @pytest.mark.parametrize("scheme", ["white", "black", "red"])
 def test_pips_are_found_with_their_polarity(scheme: str) -> None:
     frame = draw([DrawnDie(320, 240, 80, 5, 0.0, scheme)])
-    pips = find_pips(frame, to_gray(frame), ReaderParams())
+    pips = find_pips(frame, to_gray(frame), ReaderParams()).pips
     assert len(pips) == 5
     assert {p.is_dark for p in pips} == {scheme == "white"}
 
@@ -207,7 +207,7 @@ def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(
         ]
     )
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
-    pips = find_pips(frame, to_gray(frame), PARAMS)
+    pips = find_pips(frame, to_gray(frame), PARAMS).pips
     blob = Pip(260.0, 250.0, 30.0, True, 120.0, 0.95, 1.0, ROUND, (200.0, 200.0, 200.0), 200.0)
     step = 5.0 * blob.diameter / PARAMS.die_width_per_spacing
     one = Face(blob.x, blob.y, (step, 0.0), (0.0, step), (len(pips),), 1, 150.0, 0.95)
@@ -235,7 +235,7 @@ def _two_over_its_five(share: float) -> np.ndarray:
 
 def test_pips_seen_faintly_through_a_translucent_die_are_not_counted() -> None:
     frame = _two_over_its_five(0.25)
-    pips = find_pips(frame, to_gray(frame), PARAMS)
+    pips = find_pips(frame, to_gray(frame), PARAMS).pips
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
     faces = find_faces(pips, planes_of(smooth), smooth.astype(np.float32), PARAMS)
     assert [f.value for f in faces] == [2]
