@@ -158,6 +158,10 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
     another speck, stayed beside five dice 110 px wide (synthetic seed 715); a pip of a two
     118 px wide, looked around at its own size, was read surely as a one 53 px wide beside a
     six read at 119 px (2097).
+    A one the search found around a pip (no pips of its own), narrower than the sure dice, is
+    dropped too when no die is found at their width, be there one sure die only: a speck on a
+    plain tray is read surely as a one at the small width its size suggests, 16 px wide beside
+    a three of 156 px, 27 px beside a four of 41 px (synthetic seeds 669, 2192).
     A die read unsurely or not read, at a width unlike theirs (be there one sure die only), is
     replaced by the surest die read there with a value, or stays: a three looked at 127 px wide,
     as the pips of the dice not read told, was not read; the search then read the others surely
@@ -170,7 +174,9 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
             continue
         width = float(np.median(others))
         own = true_width(die, params)
-        if own < params.search_narrowest * width:
+        if die.value == 1 and not die.pips and not _alike(own, width) and own < width:
+            again[i] = (width, True)  # a speck, read as a one at the width its size suggests
+        elif own < params.search_narrowest * width:
             again[i] = (width, len(others) >= 2)
         elif die not in sure and not _alike(own, width):
             again[i] = (width, False)

@@ -691,10 +691,11 @@ def test_a_narrow_die_beside_one_sure_die_only_is_replaced_but_not_dropped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # One sure die may be the misread one: a narrow die where a die of its width is read is
-    # that die (the pip of a two, read as a one at its own size), one where none is stays.
+    # that die (the pip of a two, read as a one at its own size), one where none is stays (a
+    # one read from its pip: one the search found around a pip is dropped, as a speck).
     six = _sure_die(100.0, 100.0, 100.0, 6)
     pip_of_a_two = _sure_die(300.0, 300.0, 40.0, 1)
-    speck = _sure_die(100.0, 300.0, 14.0, 1)
+    speck = replace(_sure_die(100.0, 300.0, 14.0, 1), pips=(0,))
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if x == 300.0 and y == 300.0 and width == 100.0:
@@ -781,3 +782,22 @@ def test_a_glossy_one_whose_glare_lies_off_its_pip_centre_is_read() -> None:
         one = next(d for d in tray.dice if d.value == 1)
         assert any(math.dist((p.x, p.y), one.center) < 0.1 * one.size_px for p in spotted)
         assert sorted(read(frame, PARAMS).values) == sorted(values)
+
+
+def test_a_speck_the_search_read_as_a_narrow_one_beside_a_sure_die_is_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One sure four 41 px wide. A speck the search read surely as a one 27 px wide (no pips of
+    # its own) is no die at 41 px, nor at 0.75 of it: dropped. A one read from its pip at that
+    # width is kept: it may be the four that is misread.
+    four = _sure_die(100.0, 100.0, 41.0, 4)
+    speck = _sure_die(300.0, 100.0, 27.0, 1)
+    one = replace(_sure_die(300.0, 300.0, 27.0, 1), pips=(0,))
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        return _verdict(none=0.97, v1=0.03)
+
+    _classify_by_place(monkeypatch, verdict)
+    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    assert verify_module._one_size(blank, [four, speck], PARAMS) == [four]
+    assert verify_module._one_size(blank, [four, one], PARAMS) == [four, one]
