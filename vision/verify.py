@@ -270,10 +270,9 @@ def _is_plain_one(
     params: ReaderParams,
 ) -> bool:
     """Whether a die looked for around a pip is read as a one whose pip lies at its centre and
-    is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it: in the ring
-    from 0.35 to 0.7 die widths about its centre (across its edges), the lightest tenth is
-    ``min_pip_contrast`` grey levels lighter than the darkest tenth. A speck on a plain tray,
-    which the classifier may take for the pip of a one, has no die around it."""
+    is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it
+    (`_stands_out`). A speck on a plain tray, which the classifier may take for the pip of a
+    one, has no die around it."""
     width = candidate.width
     if verdict.best != 1 or not any(
         math.hypot(p.x - candidate.x, p.y - candidate.y) < _CENTRED * width
@@ -281,15 +280,22 @@ def _is_plain_one(
         for p in pips
     ):
         return False
+    return _stands_out(frame, candidate.x, candidate.y, width, params)
+
+
+def _stands_out(frame: Frame, x: float, y: float, width: float, params: ReaderParams) -> bool:
+    """Whether a die ``width`` wide centred at (x, y) stands out from what lies around it: in
+    the square ring from 0.35 to 0.7 widths about its centre (across its edges), the lightest
+    tenth is ``min_pip_contrast`` grey levels lighter than the darkest tenth."""
     reach = int(0.7 * width) + 1
-    x, y = round(candidate.x), round(candidate.y)
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    box = frame[y0 : y + reach + 1, x0 : x + reach + 1]
+    cx, cy = round(x), round(y)
+    x0, y0 = max(0, cx - reach), max(0, cy - reach)
+    box = frame[y0 : cy + reach + 1, x0 : cx + reach + 1]
     if box.size == 0:
         return False
     grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY)
     rows, columns = np.mgrid[y0 : y0 + grey.shape[0], x0 : x0 + grey.shape[1]]
-    away = np.maximum(np.abs(columns - candidate.x), np.abs(rows - candidate.y)) / width
+    away = np.maximum(np.abs(columns - x), np.abs(rows - y)) / width
     ring = grey[(away >= 0.35) & (away <= 0.7)]
     if ring.size == 0:
         return False
@@ -324,10 +330,22 @@ def _look(
 def _decided(
     pyramid: Pyramid, starts: list[_Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
 ) -> list[tuple[_Candidate, Face | None]]:
-    """Each candidate looked at (`_look`) with the die decided there (None: no die)."""
-    return [
-        (c, _decide(c, verdict, params)) for c, verdict in _look(pyramid, starts, params, taken)
-    ]
+    """Each candidate looked at (`_look`) with the die decided there (None: no die). A face the
+    classifier doubts is a die (under ``doubted_die_probability``) and that does not stand out
+    from what lies around it (`_stands_out`) is no die: two specks on a plain tray, read as a
+    sure two from their pips (synthetic seeds 2242, 3204, 8335)."""
+    decided: list[tuple[_Candidate, Face | None]] = []
+    for c, verdict in _look(pyramid, starts, params, taken):
+        die = _decide(c, verdict, params)
+        if (
+            die is not None
+            and c.face is not None
+            and verdict.die_probability < params.doubted_die_probability
+            and not _stands_out(pyramid[0], c.x, c.y, c.width, params)
+        ):
+            die = None
+        decided.append((c, die))
+    return decided
 
 
 def _is_held(pip: Pip, dice: list[Face], params: ReaderParams) -> bool:

@@ -229,8 +229,11 @@ def _read_face_scripted(
     monkeypatch: pytest.MonkeyPatch, scripted: _Scripted, params: ReaderParams
 ) -> list[Face]:
     monkeypatch.setattr(verify_module, "classify", scripted)
-    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out, nothing to search
-    return verify(pyramid_of(blank), (), [_face(100.0, 100.0, 40.0, 2)], params)
+    # A die's body under the face (a face doubted where nothing stands out is no die), and
+    # nothing else: nothing to search.
+    frame = np.full((240, 320, 3), 128, dtype=np.uint8)
+    cv2.rectangle(frame, (80, 80), (120, 120), (230, 230, 230), -1)
+    return verify(pyramid_of(frame), (), [_face(100.0, 100.0, 40.0, 2)], params)
 
 
 def test_a_face_the_first_look_doubts_is_read_from_four_turned_looks(
@@ -502,7 +505,7 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if math.hypot(x - 410.0, y - 300.0) < 10.0:
-            return _verdict(none=0.55, v2=0.4, v3=0.05)  # a die, its 2 unsure
+            return _verdict(none=0.44, v2=0.4, v3=0.16)  # a die, its 2 unsure
         if 0.8 * 28.0 < width < 1.25 * 28.0:
             return _verdict(none=0.02, v2=0.98)
         return _verdict(none=0.95, v1=0.05)
@@ -801,3 +804,18 @@ def test_a_speck_the_search_read_as_a_narrow_one_beside_a_sure_die_is_dropped(
     blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
     assert verify_module._one_size(blank, [four, speck], PARAMS) == [four]
     assert verify_module._one_size(blank, [four, one], PARAMS) == [four, one]
+
+
+def test_a_face_the_classifier_doubts_is_dropped_when_no_die_stands_out_around_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two specks on a plain tray, read as a sure two from their pips: the classifier doubts a
+    # die is there (0.48) without rejecting it. Dropped; on a die's body, kept.
+    plain = np.full((240, 320, 3), 128, dtype=np.uint8)
+    on_a_die = plain.copy()
+    cv2.rectangle(on_a_die, (85, 85), (115, 115), (230, 230, 230), -1)
+    pips = (_pip(94.0, 94.0, 4.0), _pip(106.0, 106.0, 4.0))
+    face = replace(_face(100.0, 100.0, 30.0 / PARAMS.die_width_per_face, 2), pips=(0, 1))
+    _classify_by_place(monkeypatch, lambda x, y, width: _verdict(none=0.52, v2=0.48))
+    assert verify(pyramid_of(plain), pips, [face], PARAMS) == []
+    assert [f.value for f in verify(pyramid_of(on_a_die), pips, [face], PARAMS)] == [2]
