@@ -9,14 +9,15 @@ be a pip, or a whole die seen as one blob); the surest die wins where several la
 its value is told again from looks at other widths (a one the classifier is unsure of is found
 when its pip lies at its centre on a die that stands out). A face whose count the classifier finds
 unlikely on a die it doubts, or which it cannot read and whose grid is unlike the frame's die
-width, is seen but not read.
+width, is seen but not read; one it doubts is a die where nothing stands out is dropped (specks).
 Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
 tray are the same size), else from the pip sizes; when the search reads dice surely at another
 width, what it missed is looked for again at theirs. A face whose pips are each a whole die to the
 classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
-Last, a die read far narrower than the sure dice, or read unsurely at another width than theirs, is
-looked at again at their width, and a dark blob the pip stages took for a die holding its one
-(`vision.pips.PipsFound`) is looked at as the pip of a one, with a glare spot.
+Last, a die read far narrower than the sure dice, read unsurely at another width than theirs, or
+found by the search as a narrower one, is looked at again at their width, and a dark blob the
+pip stages took for a die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a
+one, with a glare spot.
 """
 
 from __future__ import annotations
