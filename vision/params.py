@@ -159,9 +159,10 @@ class ReaderParams:
     # A face whose pips are each such a blob, and each a die to the classifier with at least this
     # probability, is no face: it is dice lying apart, each seen whole.
     pip_die_probability: float = 0.5
-    # A die the search finds has only the classifier to tell its value: once found, it is looked
-    # at again as if ``search_value_widths`` times as wide, unturned and turned half round, and
-    # those looks' values averaged with the first ones (whether a die is there stays theirs).
+    # A die the search finds has only the classifier to tell its value: once found, unless its
+    # first looks read a value surely, it is looked at again as if ``search_value_widths`` times
+    # as wide, unturned and turned half round, and those looks' values averaged with the first
+    # ones (whether a die is there stays theirs).
     search_value_widths: tuple[float, ...] = (0.85, 1.18)
     # A face the classifier doubts is a die (under ``doubted_die_probability``) and whose pip
     # count it finds unlikely on a die (under ``doubted_value_share`` of that probability, and

@@ -40,7 +40,8 @@ _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
 _AGREED = 0.9
 """A face whose unturned look gives its pip count this probability is not looked at turned, nor
-a die looked for around a pip more than ``classifier_turns`` times when it reads any value so."""
+a die looked for around a pip more than ``classifier_turns`` times when it reads any value so,
+nor read again at other widths (``search_value_widths``) when its looks read a value so."""
 _BIG_ONE = 0.7
 """Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
 _SURE_WIDTH = 0.5
@@ -407,12 +408,15 @@ def _valued_again(
     faces) with their value told again: looked at as if ``search_value_widths`` times as wide,
     unturned and turned half round, those looks' value probabilities averaged with the first
     looks' with equal weight. A die the pip stages did not count has only the classifier for its
-    value, and one look's width can be surely wrong (smoky dice with red pips). Whether a die is
-    there stays the first looks' say."""
+    value, and one look's width can be wrong (smoky dice with red pips); a value the first looks
+    read surely (`_AGREED`) is not looked at again (a sixth of the crops of a rendered frame, and
+    no die read otherwise). Whether a die is there stays the first looks' say."""
     found = [
         i
         for i, (candidate, verdict) in enumerate(zip(candidates, verdicts, strict=True))
-        if candidate.face is None and verdict.die_probability >= params.accept_probability
+        if candidate.face is None
+        and verdict.die_probability >= params.accept_probability
+        and max(verdict.probabilities[1:UNREADABLE]) < _AGREED
     ]
     jobs = [
         (i, scale, angle)

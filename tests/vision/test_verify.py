@@ -311,6 +311,25 @@ def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too
     assert [f.value for f in verify(pyramid_of(blank), pips, [], one_width)] == [1]
 
 
+def test_a_die_found_around_a_pip_whose_value_is_read_surely_is_not_read_at_other_widths(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At 36 px the classifier reads a 1 surely (0.92): no looks at 0.85 and 1.18 times it.
+    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
+    pips = (_pip(160.0, 120.0, 6.0),)
+    widths: list[float] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        widths.append(width)
+        if width == pytest.approx(36.0):
+            return _verdict(none=0.03, v1=0.92, v2=0.05)
+        return _verdict(none=0.95, v1=0.05)
+
+    _classify_by_place(monkeypatch, verdict)
+    assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [1]
+    assert widths and all(w < 0.8 * 36.0 or w == pytest.approx(36.0) for w in widths)
+
+
 def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
