@@ -61,9 +61,9 @@ def _stage_times(frames: list[Frame], params: ReaderParams) -> tuple[list[float]
     classifier stage (`vision.verify`), timed inside `vision.read` itself."""
     spent: list[float] = []
 
-    def timed_verify(*args: Any) -> Any:
+    def timed_verify(*args: Any, **kwargs: Any) -> Any:
         start = time.process_time()
-        result = verify(*args)
+        result = verify(*args, **kwargs)
         spent.append((time.process_time() - start) * 1000.0)
         return result
 

@@ -1,0 +1,33 @@
+"""The benchmark scripts still run against the code they measure (their figures are not checked:
+tests never assert timings or accuracy targets)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_speed_benchmark_runs_on_a_few_frames() -> None:
+    out = _run("vision_speed.py", "--frames", "2", "--repeat", "1")
+    assert "synthetic 6 dice: 2 frames, median" in out
+    assert "classifier stage" in out
+
+
+def test_the_table_benchmark_runs_on_a_few_throws() -> None:
+    out = _run("vision_table.py", "--styles", "1", "--throws", "2", "--look", "webcam-desk")
+    assert "webcam-desk (1 trays x 2 throws): recall" in out
