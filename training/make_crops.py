@@ -35,7 +35,8 @@ from vision.pips import Pip  # noqa: E402
 from vision.reader import PipFaces, find_pip_faces  # noqa: E402
 from vision.render import PRESETS, render_tray, style_like  # noqa: E402
 from vision.standout import standing_out  # noqa: E402
-from vision.verify import frame_width, width_of, without_faces_of_dice  # noqa: E402
+from vision.verify import without_faces_of_dice  # noqa: E402
+from vision.widths import frame_width, width_of  # noqa: E402
 
 PARAMS = ReaderParams()
 STANDOUT_PARAMS = ReaderParams(max_standouts=12)  # the reader skips places it has read; here, not
@@ -84,7 +85,7 @@ def cut_frame(
     """Cut the crops of one frame (its pyramid, `vision.crops.pyramid_of`) whose dice are (x, y,
     width, class); ``found`` is what the pip stages found in it (`vision.reader.find_pip_faces`)."""
     pips, faces = found.pips, found.faces
-    # One die width for the whole frame, as the reader takes it (vision.verify.die_width).
+    # One die width for the whole frame, as the reader takes it (vision.widths.die_width).
     size = float(np.median([d[2] for d in dice])) if dice else 40.0
     if dice:
         _face_crops(pyramid, faces, dice, face_turns, sink, source)

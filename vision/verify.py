@@ -10,10 +10,11 @@ its value is told again from looks at other widths (a one the classifier is unsu
 when its pip lies at its centre on a die that stands out). A face whose count the classifier finds
 unlikely on a die it doubts, or which it cannot read and whose grid is unlike the frame's die
 width, is seen but not read; one it doubts is a die where nothing stands out is dropped (specks).
-Die widths are edge to edge; the frame's comes from the faces the classifier kept (all dice in a
-tray are the same size), else from the pip sizes; when the search reads dice surely at another
-width, what it missed is looked for again at theirs. A face whose pips are each a whole die to the
-classifier (dark dice lying apart on a light tray) is dropped first, and its pips looked at as dice.
+Die widths are edge to edge (`vision.widths`); the frame's comes from the faces the classifier
+kept (all dice in a tray are the same size), else from the pip sizes; when the search reads dice
+surely at another width, what it missed is looked for again at theirs. A face whose pips are each
+a whole die to the classifier (dark dice lying apart on a light tray) is dropped first, and its
+pips looked at as dice.
 Last, a die read far narrower than the sure dice, read unsurely at another width than theirs, or
 found by the search as a narrower one, is looked at again at their width, and a dark blob the
 pip stages took for a die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a
@@ -35,6 +36,7 @@ from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.standout import standing_out
 from vision.types import Frame
+from vision.widths import are_alike, die_width, frame_width, square_grid, true_width, width_of
 
 _STILL = 0.08
 """Offsets below this many die widths are noise: the crop stays where it was."""
@@ -46,8 +48,6 @@ _BIG_ONE = 0.7
 """Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
 _SURE_WIDTH = 0.5
 """Faces read with at least this confidence tell the frame's die width when there are any."""
-_LIKE_WIDTHS = 1.3
-"""Die widths closer than this ratio are one width for the classifier (trained over +-25 %)."""
 _NO_DIE = 0.1
 """A search whose first crop gives a die less than this does not keep the candidates after it
 away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
@@ -120,7 +120,7 @@ def verify(
     sure_found = _sure(found)
     if sure_found:
         again = float(np.median([true_width(d, params) for d in sure_found]))
-        if not _alike(again, width):
+        if not are_alike(again, width):
             found += _search(pyramid, pips, dice + found, again, params)
     dice = _one_size(pyramid, dice + found, params)
     return dice + _glossy_ones(pyramid, spotted, dice, params)
@@ -176,11 +176,11 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
             continue
         width = float(np.median(others))
         own = true_width(die, params)
-        if die.value == 1 and not die.pips and not _alike(own, width) and own < width:
+        if die.value == 1 and not die.pips and not are_alike(own, width) and own < width:
             again[i] = (width, True)  # a speck, read as a one at the width its size suggests
         elif own < params.search_narrowest * width:
             again[i] = (width, len(others) >= 2)
-        elif die not in sure and not _alike(own, width):
+        elif die not in sure and not are_alike(own, width):
             again[i] = (width, False)
     kept = [die for i, die in enumerate(dice) if i not in again]
     for i, (width, droppable) in again.items():
@@ -473,13 +473,6 @@ def _needs_turns(candidate: _Candidate, unturned: Verdict, least: float) -> bool
     return value is None or unturned.probabilities[value] < _AGREED
 
 
-def true_width(face: Face, params: ReaderParams) -> float:
-    """The width of a face's die, edge to edge: a face's width is told by its pip grid, which
-    spans less of a die than its edges do (``die_width_per_face``); a die of one pip, or found
-    by the classifier, already has its whole width."""
-    return face.width * (params.die_width_per_face if len(face.pips) >= 2 else 1.0)
-
-
 def without_faces_of_dice(
     pyramid: Pyramid, pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams
 ) -> tuple[list[Face], list[Pip]]:
@@ -525,46 +518,6 @@ def _blob_widths(width: float, params: ReaderParams) -> tuple[float, ...]:
     return (width, narrower) if narrower >= params.min_die_width else (width,)
 
 
-def frame_width(
-    pips: tuple[Pip, ...], faces: list[Face], blob_dice: list[Pip], params: ReaderParams
-) -> float | None:
-    """The frame's die width before the classifier has read any die: the faces' (`die_width`),
-    else the width of the dice seen as one blob each, when there are any (the pip sizes would
-    count those blobs as pips)."""
-    if faces or not blob_dice:
-        return die_width(pips, faces, params)
-    return params.die_width_per_blob * float(np.median([p.diameter for p in blob_dice]))
-
-
-def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) -> float | None:
-    """The die width (edge to edge) in the frame: the median width of the faces read (of those
-    with two pips or more, when there are enough of them to outvote a misfit, or when they are
-    at least half of the faces read: the width of a one is a guess from its pip, and the median
-    of a five and a speck taken for a one fits neither; else of those with a value, when there
-    are any: an unread die's width is a guess), else from the pip sizes (None: nothing to go
-    by)."""
-    several = [true_width(f, params) for f in faces if f.value is not None and f.value >= 2]
-    read = [f for f in faces if f.value is not None] or faces
-    if len(several) >= 3 or (several and 2 * len(several) >= len(read)):
-        return float(np.median(several))
-    if read:
-        return float(np.median([true_width(f, params) for f in read]))
-    if pips:
-        return params.die_width_per_pip * float(np.median([p.diameter for p in pips]))
-    return None
-
-
-def width_of(face: Face, width: float, params: ReaderParams) -> float:
-    """A face's own die width when it is one width with the frame's to the classifier, else
-    the frame's: a grid much wider than the other dice's is most often the pips of two dice
-    (two ones read as a two), and read at its own width it was kept; at the frame's, the
-    classifier finds no die between them, and the search finds each."""
-    own = true_width(face, params)
-    if face.value is not None and face.value >= 2 and _alike(own, width):
-        return own
-    return width
-
-
 def _centre(
     starts: list[_Candidate],
     verdicts: list[Verdict],
@@ -593,7 +546,7 @@ def _centre(
             continue
         clearance = params.search_clearance * start.width
         if any(
-            math.hypot(x - m.x, y - m.y) < clearance and _alike(m.width, start.width)
+            math.hypot(x - m.x, y - m.y) < clearance and are_alike(m.width, start.width)
             for m in blocking
         ):
             continue
@@ -602,11 +555,6 @@ def _centre(
         if start.face is not None or verdict.die_probability >= _NO_DIE:
             blocking.append(candidate)
     return moved
-
-
-def _alike(a: float, b: float) -> bool:
-    """Whether two die widths are one width to the classifier."""
-    return max(a, b) < _LIKE_WIDTHS * min(a, b)
 
 
 def _priority(candidate: _Candidate) -> float:
@@ -632,7 +580,7 @@ def _decide(
         value = None if best == UNREADABLE else verdict.value
         if value is None and not params.report_unread:
             return None
-        u, v = _square_grid(candidate.width, params)
+        u, v = square_grid(candidate.width, params)
         return Face(
             candidate.x, candidate.y, u, v, (), value, candidate.width, verdict.die_probability
         )
@@ -643,10 +591,10 @@ def _decide(
     if face.value is None:
         # The centre of pips that fit no face is rough; a face fitted on its grid is exact.
         face = replace(face, x=candidate.x, y=candidate.y)
-    elif not _alike(true_width(face, params), candidate.width):
+    elif not are_alike(true_width(face, params), candidate.width):
         # Read at the frame's width, far from its own: its grid was wrong (pips of two
         # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
-        u, v = _square_grid(candidate.width, params)
+        u, v = square_grid(candidate.width, params)
         own = face.width / true_width(face, params)
         face = replace(face, x=candidate.x, y=candidate.y, u=u, v=v, width=own * candidate.width)
         if best == UNREADABLE:
@@ -673,14 +621,6 @@ def _decide(
         # a count that no other outdoes.
         return replace(face, value=None, confidence=verdict.die_probability)
     return face
-
-
-def _square_grid(
-    width: float, params: ReaderParams
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The grid steps (u, v) of an upright face on a die ``width`` pixels wide, edge to edge."""
-    step = width / params.die_width_per_face / params.die_width_per_spacing
-    return (step, 0.0), (0.0, step)
 
 
 def _unexplained(
@@ -737,7 +677,7 @@ def _unexplained(
         kept: list[float] = []
         for w in widths:
             if max(params.min_die_width, narrowest) <= w <= widest and not any(
-                _alike(w, o) for o in kept + near
+                are_alike(w, o) for o in kept + near
             ):
                 kept.append(w)
         if kept:

@@ -20,7 +20,8 @@ from vision.params import ReaderParams
 from vision.pips import Pip, find_pips, to_gray
 from vision.reader import read
 from vision.render import TrayStyle, render_tray
-from vision.verify import die_width, verify
+from vision.verify import verify
+from vision.widths import die_width, true_width
 
 PARAMS = ReaderParams()
 
@@ -345,7 +346,7 @@ def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
         _face(300.0, 120.0, 120.0, 2),
     ]
     read = verify(pyramid_of(blank), (), faces, PARAMS)
-    assert [verify_module.true_width(f, PARAMS) for f in read] == pytest.approx([40.0] * 3)
+    assert [true_width(f, PARAMS) for f in read] == pytest.approx([40.0] * 3)
     assert [(f.x, f.y) for f in read] == [(60.0, 100.0), (160.0, 100.0), (300.0, 120.0)]
     assert [(f.u, f.v, f.width) for f in read[:2]] == [(f.u, f.v, f.width) for f in faces[:2]]
     wide = read[2]
@@ -491,7 +492,7 @@ def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> N
         face = min(read, key=lambda f: math.dist((f.x, f.y), die.center))
         assert face.value == die.value
         assert math.dist((face.x, face.y), die.center) < 0.25 * die.size_px
-        assert verify_module.true_width(face, PARAMS) < 1.5 * die.size_px
+        assert true_width(face, PARAMS) < 1.5 * die.size_px
 
 
 def _marked_crop(
