@@ -482,31 +482,38 @@ def without_faces_of_dice(
     (`_blob_widths`). Dark dice lying apart on a light tray, each seen as one blob, make the pips
     of a die several times their size, which the classifier itself reads surely at that width
     (two dice a "2" 160 px wide), and which told the frame's die width."""
-    blobs = sorted(
-        {
-            k
-            for f in faces
-            if f.pips and all(pips[k].diameter >= params.min_die_width for k in f.pips)
-            for k in f.pips
-        }
-    )
-    if not blobs:
+    large = [
+        f for f in faces if f.pips and all(pips[k].diameter >= params.min_die_width for k in f.pips)
+    ]
+    if not large:
         return faces, []
+    # Each face's first pip first: most faces are no dice, and one pip tells it.
+    firsts = sorted({f.pips[0] for f in large})
+    dice = _dice_among(pyramid, pips, firsts, params)
+    rest = {k for f in large if f.pips[0] in dice for k in f.pips[1:]}
+    dice |= _dice_among(pyramid, pips, sorted(rest.difference(firsts)), params)
+    of_dice = [bool(f.pips) and all(k in dice for k in f.pips) for f in faces]
+    kept = [f for f, whole in zip(faces, of_dice, strict=True) if not whole]
+    dropped = {k for f, whole in zip(faces, of_dice, strict=True) if whole for k in f.pips}
+    return kept, [pips[k] for k in sorted(dropped)]
+
+
+def _dice_among(
+    pyramid: Pyramid, pips: tuple[Pip, ...], blobs: list[int], params: ReaderParams
+) -> set[int]:
+    """Which of the ``blobs`` (indices into ``pips``) the classifier takes for whole dice, cut as
+    wide as the blob or a little narrower (`_blob_widths`)."""
     looks = [
         (k, width)
         for k in blobs
         for width in _blob_widths(params.die_width_per_blob * pips[k].diameter, params)
     ]
     verdicts = classify([die_crop(pyramid, (pips[k].x, pips[k].y), w) for k, w in looks])
-    dice = {
+    return {
         k
         for (k, _), v in zip(looks, verdicts, strict=True)
         if v.die_probability >= params.pip_die_probability
     }
-    of_dice = [bool(f.pips) and all(k in dice for k in f.pips) for f in faces]
-    kept = [f for f, whole in zip(faces, of_dice, strict=True) if not whole]
-    dropped = {k for f, whole in zip(faces, of_dice, strict=True) if whole for k in f.pips}
-    return kept, [pips[k] for k in sorted(dropped)]
 
 
 def _blob_widths(width: float, params: ReaderParams) -> tuple[float, ...]:

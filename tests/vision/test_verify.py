@@ -839,3 +839,27 @@ def test_a_face_the_classifier_doubts_is_dropped_when_no_die_stands_out_around_i
     _classify_by_place(monkeypatch, lambda x, y, width: _verdict(none=0.52, v2=0.48))
     assert verify(pyramid_of(plain), pips, [face], PARAMS) == []
     assert [f.value for f in verify(pyramid_of(on_a_die), pips, [face], PARAMS)] == [2]
+
+
+def test_the_pips_of_a_face_are_looked_at_as_dice_only_while_they_may_all_be(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two faces of three 30 px blobs each. The classifier takes the blobs at x = 100 for dice,
+    # not those at x = 300: the first face is three dice; of the second only its first pip is
+    # looked at (as wide as it is, and at 0.7 of that).
+    pips = tuple(_pip(x, y, 30.0) for x in (100.0, 300.0) for y in (100.0, 200.0, 300.0))
+    dice_face = replace(_face(100.0, 200.0, 60.0, 3), pips=(0, 1, 2))
+    other_face = replace(_face(300.0, 200.0, 60.0, 3), pips=(3, 4, 5))
+    looked: list[tuple[float, float, float]] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        looked.append((x, y, width))
+        return _verdict(none=0.1, v3=0.9) if x == 100.0 else _verdict(none=0.9, v3=0.1)
+
+    _classify_by_place(monkeypatch, verdict)
+    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    kept, blobs = verify_module.without_faces_of_dice(blank, pips, [dice_face, other_face], PARAMS)
+    assert kept == [other_face]
+    assert blobs == list(pips[:3])
+    assert sorted((x, y) for x, y, _ in looked if x == 300.0) == [(300.0, 100.0)] * 2
+    assert len(looked) == 8
