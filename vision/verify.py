@@ -132,19 +132,20 @@ def _glossy_ones(
     """The ones found at the dark blobs that the pip stages took for dice holding their one pip
     (`vision.pips.PipsFound`) and that no die read holds: each is looked at as a one's pip with a
     glare spot (the die `_ONE_PER_PIP` times as wide), and kept when the classifier reads a one
-    centred on it there. (A dark die holding its one is mostly read from that pip.)"""
+    centred on it there (`_decided` drops a look landing on a die read). (A dark die holding its
+    one is mostly read from that pip.)"""
     found: list[Face] = []
     for blob in spotted:
         width = _ONE_PER_PIP * blob.diameter
-        if width < params.min_die_width or _is_held(blob, dice + found, params):
+        read = dice + found
+        if width < params.min_die_width or _is_held(blob, read, params):
             continue
         start = _Candidate(blob.x, blob.y, width, None)
-        for _, die in _decided(pyramid, [start], params, dice + found):
+        for _, die in _decided(pyramid, [start], params, read):
             if (
                 die is not None
                 and die.value == 1
                 and math.hypot(die.x - blob.x, die.y - blob.y) < _CENTRED * width
-                and not _is_taken(die.x, die.y, width, dice + found, params)
             ):
                 found.append(die)
     return found
