@@ -511,6 +511,12 @@ def _classify_by_place(
     monkeypatch.setattr(verify_module, "classify", lambda crops: [verdict(*crop) for crop in crops])
 
 
+def _blank_pyramid() -> Pyramid:
+    """The pyramid of a plain 500×400 frame: nothing stands out where a stand-in classifier
+    (`_classify_by_place`) is asked about."""
+    return pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+
+
 def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -518,7 +524,6 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
     # correct it, and the dice are 28 px wide: a dark die seen whole as a 28 px blob is read
     # surely at its own width, and the die of the stray pip at (250, 100), looked for at 42 px
     # first, is found when looked for again at 28.
-    blank = np.full((400, 500, 3), 128, dtype=np.uint8)  # nothing stands out
     blob, stray = _pip(100.0, 100.0, 28.0), _pip(250.0, 100.0, 7.0)
     pips = (blob, stray, _pip(400.0, 300.0, 7.0), _pip(420.0, 300.0, 7.0))
     face = replace(_face(410.0, 300.0, 42.0 / PARAMS.die_width_per_face, 2), pips=(2, 3))
@@ -531,7 +536,7 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
         return _verdict(none=0.95, v1=0.05)
 
     _classify_by_place(monkeypatch, verdict)
-    dice = verify(pyramid_of(blank), pips, [face], PARAMS)
+    dice = verify(_blank_pyramid(), pips, [face], PARAMS)
     assert sorted((round(d.x), round(d.y), d.value) for d in dice) == [
         (100, 100, 2),
         (250, 100, 2),
@@ -699,8 +704,7 @@ def test_a_die_far_narrower_than_the_sure_dice_is_looked_at_again_at_their_width
         return _verdict(none=0.97, v1=0.03)
 
     _classify_by_place(monkeypatch, verdict)
-    blank = np.full((400, 500, 3), 128, dtype=np.uint8)
-    kept = verify_module._one_size(pyramid_of(blank), dice, PARAMS)
+    kept = verify_module._one_size(_blank_pyramid(), dice, PARAMS)
     assert [(d.value, d.x, d.y) for d in kept] == [
         (5, 100.0, 100.0),
         (3, 250.0, 100.0),
@@ -726,7 +730,7 @@ def test_a_narrow_die_beside_one_sure_die_only_is_replaced_but_not_dropped(
         return _verdict(none=0.97, v1=0.03)
 
     _classify_by_place(monkeypatch, verdict)
-    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    blank = _blank_pyramid()
     read = verify_module._one_size(blank, [six, pip_of_a_two], PARAMS)
     assert [(d.value, d.x, d.y, d.width) for d in read] == [
         (6, 100.0, 100.0, 100.0),
@@ -759,8 +763,7 @@ def test_a_die_read_unsurely_at_another_width_is_read_again_at_the_sure_dice_wid
         return _verdict(none=0.97, v1=0.03)
 
     _classify_by_place(monkeypatch, verdict)
-    blank = np.full((400, 500, 3), 128, dtype=np.uint8)
-    kept = verify_module._one_size(pyramid_of(blank), dice, PARAMS)
+    kept = verify_module._one_size(_blank_pyramid(), dice, PARAMS)
     assert [(d.value, d.x, d.y, d.width) for d in kept[1:]] == [
         (3, 100.0, 300.0, 100.0),
         (None, 300.0, 300.0, 140.0),
@@ -788,7 +791,7 @@ def test_a_dark_blob_taken_for_a_die_holding_its_one_is_looked_at_as_a_glossy_on
         return _verdict(none=0.05, v2=0.95)
 
     _classify_by_place(monkeypatch, verdict)
-    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    blank = _blank_pyramid()
     found = verify_module._glossy_ones(blank, (glossy, other, held), [read_die], PARAMS)
     assert [(d.value, d.x, d.y, d.width) for d in found] == [(1, 100.0, 100.0, 112.5)]
     assert {(x, y) for x, y, _ in looked} == {(100.0, 100.0), (300.0, 100.0)}
@@ -821,7 +824,7 @@ def test_a_speck_the_search_read_as_a_narrow_one_beside_a_sure_die_is_dropped(
         return _verdict(none=0.97, v1=0.03)
 
     _classify_by_place(monkeypatch, verdict)
-    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    blank = _blank_pyramid()
     assert verify_module._one_size(blank, [four, speck], PARAMS) == [four]
     assert verify_module._one_size(blank, [four, one], PARAMS) == [four, one]
 
@@ -857,7 +860,7 @@ def test_the_pips_of_a_face_are_looked_at_as_dice_only_while_they_may_all_be(
         return _verdict(none=0.1, v3=0.9) if x == 100.0 else _verdict(none=0.9, v3=0.1)
 
     _classify_by_place(monkeypatch, verdict)
-    blank = pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
+    blank = _blank_pyramid()
     kept, blobs = verify_module.without_faces_of_dice(blank, pips, [dice_face, other_face], PARAMS)
     assert kept == [other_face]
     assert blobs == list(pips[:3])
