@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from vision_accuracy import DATASETS, load_labels  # noqa: E402
 
 from training.split import is_training  # noqa: E402
+from vision.blob_dice import without_faces_of_dice  # noqa: E402
 from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of  # noqa: E402
 from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
@@ -35,7 +36,6 @@ from vision.pips import Pip  # noqa: E402
 from vision.reader import PipFaces, find_pip_faces  # noqa: E402
 from vision.render import PRESETS, render_tray, style_like  # noqa: E402
 from vision.standout import standing_out  # noqa: E402
-from vision.verify import without_faces_of_dice  # noqa: E402
 from vision.widths import frame_width, width_of  # noqa: E402
 
 PARAMS = ReaderParams()
@@ -149,7 +149,7 @@ def _face_crops(
     source: int,
 ) -> None:
     """Crops on the faces the pip stages find, at their centre and width, turned as
-    `vision.verify` turns them: a face on no labelled die (the side face of a die seen obliquely,
+    `vision.looks` turns them: a face on no labelled die (the side face of a die seen obliquely,
     a key of a keyboard, two screw heads) is class 0."""
     for face in faces:
         x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - face.x, d[1] - face.y))
@@ -179,7 +179,7 @@ def _pip_crops(
     for pip in shuffled[:PIP_CROPS]:
         width = size * math.exp(rng.uniform(-0.15, 0.15))
         _search_crop(pyramid, (pip.x, pip.y), width, dice, sink, source)
-    # The widths the search also tries around a pip (vision.verify): the wrong ones are no die.
+    # The widths the search also tries around a pip (vision.search): the wrong ones are no die.
     for pip in shuffled[:SCALE_CROPS]:
         w = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))[2]
         for width in (

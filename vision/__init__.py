@@ -4,10 +4,10 @@
 frame?), `vision.blobs` and `vision.pips` (pip candidates in grey and red), `vision.faces` (pips
 grouped into faces by fitting the 3×3 pip grid, which separates touching dice), `vision.ones`
 (lone pips that are ones), `vision.sides` (side faces of the same die dropped), `vision.unread`
-(dice seen but not readable: value None), `vision.verify` (every die re-read, and missed dice
-found around stray pips and where the frame stands out from the tray, `vision.standout`, by a
-small CNN, `vision.classify`), `vision.roi` (the throwing area). `vision.annotate` draws a reading
-for people.
+(dice seen but not readable: value None), `vision.verify` (every die re-read, `vision.looks`, and
+missed dice found around stray pips and where the frame stands out from the tray,
+`vision.search` and `vision.standout`, by a small CNN, `vision.classify`), `vision.roi` (the
+throwing area). `vision.annotate` draws a reading for people.
 
 Also holds the synthetic tray renderer that the simulated camera uses.
 """

@@ -10,8 +10,16 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.stand_in import (
+    PARAMS,
+    blank_pyramid,
+    classify_by_place,
+    face_at,
+    pip_at,
+    stand_in,
+    verdict_of,
+)
 from vision import verify as verify_module
-from vision.blobs import ROUND
 from vision.classify import Verdict
 from vision.crops import Pyramid, die_crop, pyramid_of
 from vision.errors import InvalidParams
@@ -23,21 +31,10 @@ from vision.render import TrayStyle, render_tray
 from vision.verify import verify
 from vision.widths import die_width, true_width
 
-PARAMS = ReaderParams()
-
-
-def _face(x: float, y: float, width: float, value: int | None) -> Face:
-    step = width / PARAMS.die_width_per_spacing
-    return Face(x, y, (step, 0.0), (0.0, step), (), value, width, 0.6)
-
-
-def _pip(x: float, y: float, diameter: float) -> Pip:
-    return Pip(x, y, diameter, True, 80.0, 0.9, 1.0, ROUND, (230.0, 230.0, 230.0), 230.0)
-
 
 def test_a_miscounted_face_gets_the_value_the_classifier_sees() -> None:
     tray = render_tray([5, 2], seed=11)
-    wrong = [_face(*d.center, d.size_px, 1 if d.value != 1 else 2) for d in tray.dice]
+    wrong = [face_at(*d.center, d.size_px, 1 if d.value != 1 else 2) for d in tray.dice]
     faces = verify(pyramid_of(tray.frame), (), wrong, PARAMS)
     assert sorted(f.value for f in faces) == sorted(d.value for d in tray.dice)
 
@@ -46,7 +43,7 @@ def test_a_face_where_there_is_no_die_is_dropped() -> None:
     tray = render_tray([4], seed=12)
     die = tray.dice[0]
     far = (die.center[0] + 150.0 if die.center[0] < 320 else die.center[0] - 150.0, die.center[1])
-    faces = [_face(*die.center, die.size_px, 4), _face(*far, die.size_px, 1)]
+    faces = [face_at(*die.center, die.size_px, 4), face_at(*far, die.size_px, 1)]
     kept = verify(pyramid_of(tray.frame), (), faces, PARAMS)
     assert [(f.x, f.y) for f in kept] == [die.center]
 
@@ -56,8 +53,10 @@ def test_a_die_no_face_explains_is_found_from_one_of_its_pips() -> None:
         tray = render_tray([value, 2], seed=seed)
         missed, read = tray.dice
         corner = (missed.center[0] + 0.25 * missed.size_px, missed.center[1] + 0.2 * missed.size_px)
-        pips = (_pip(*corner, 0.17 * missed.size_px),)
-        faces = verify(pyramid_of(tray.frame), pips, [_face(*read.center, read.size_px, 2)], PARAMS)
+        pips = (pip_at(*corner, 0.17 * missed.size_px),)
+        faces = verify(
+            pyramid_of(tray.frame), pips, [face_at(*read.center, read.size_px, 2)], PARAMS
+        )
         assert len(faces) == 2, faces
         found = faces[1]
         assert (
@@ -98,7 +97,7 @@ def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
     for seed, value in ((31, 4), (32, 2), (33, 6)):
         tray = render_tray([value], seed=seed)
         die = tray.dice[0]
-        blob = _pip(*die.center, die.size_px / PARAMS.die_width_per_blob)
+        blob = pip_at(*die.center, die.size_px / PARAMS.die_width_per_blob)
         faces = verify(pyramid_of(tray.frame), (blob,), [], PARAMS)
         assert [f.value for f in faces] == [value], (seed, faces)
         assert (
@@ -112,9 +111,9 @@ def test_a_face_the_classifier_rejects_does_not_set_the_die_width() -> None:
     tray = render_tray([5], seed=34)
     die = tray.dice[0]
     far_x = 40.0 if die.center[0] > 320 else 600.0
-    screws = _face(far_x, 240.0, 6.0 * die.size_px, 2)
+    screws = face_at(far_x, 240.0, 6.0 * die.size_px, 2)
     corner = (die.center[0] + 0.25 * die.size_px, die.center[1] + 0.25 * die.size_px)
-    pips = (_pip(*corner, 0.17 * die.size_px),)
+    pips = (pip_at(*corner, 0.17 * die.size_px),)
     faces = verify(pyramid_of(tray.frame), pips, [screws], PARAMS)
     assert [f.value for f in faces] == [5], faces
 
@@ -126,9 +125,9 @@ def test_a_pip_far_from_the_frame_s_pip_size_is_searched_at_the_width_it_tells()
     tray = render_tray([3], seed=35)
     die = tray.dice[0]
     far_x = 60.0 if die.center[0] > 320 else 580.0
-    blobs = tuple(_pip(far_x, y, 0.5 * die.size_px) for y in (100.0, 380.0))
+    blobs = tuple(pip_at(far_x, y, 0.5 * die.size_px) for y in (100.0, 380.0))
     corner = (die.center[0] + 0.25 * die.size_px, die.center[1] - 0.25 * die.size_px)
-    pips = (_pip(*corner, die.size_px / PARAMS.die_width_per_pip), *blobs)
+    pips = (pip_at(*corner, die.size_px / PARAMS.die_width_per_pip), *blobs)
     faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
     assert [f.value for f in faces] == [3], faces
     assert math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
@@ -140,16 +139,19 @@ def test_a_die_seen_as_one_blob_smaller_than_a_die_is_looked_for_at_the_frame_s_
     for seed, value in ((41, 6), (42, 4), (43, 5)):
         tray = render_tray([value, 2], seed=seed)
         missed, read = tray.dice
-        blob = _pip(*missed.center, 0.6 * missed.size_px)
+        blob = pip_at(*missed.center, 0.6 * missed.size_px)
         faces = verify(
-            pyramid_of(tray.frame), (blob,), [_face(*read.center, read.size_px, 2)], PARAMS
+            pyramid_of(tray.frame), (blob,), [face_at(*read.center, read.size_px, 2)], PARAMS
         )
         assert sorted(f.value for f in faces) == sorted([value, 2]), (seed, faces)
 
 
 def test_an_unread_die_does_not_set_the_die_width_when_a_die_was_read() -> None:
     # An unread die's width is a guess from its pips; one die read tells it better.
-    faces = [_face(100.0, 100.0, 40.0, 3), *(_face(300.0, y, 100.0, None) for y in (100.0, 300.0))]
+    faces = [
+        face_at(100.0, 100.0, 40.0, 3),
+        *(face_at(300.0, y, 100.0, None) for y in (100.0, 300.0)),
+    ]
     assert die_width((), faces, PARAMS) == pytest.approx(40.0)
     assert die_width((), faces[1:], PARAMS) == pytest.approx(100.0)
 
@@ -157,10 +159,10 @@ def test_an_unread_die_does_not_set_the_die_width_when_a_die_was_read() -> None:
 def test_faces_of_several_pips_tell_the_die_width_unless_ones_outnumber_them() -> None:
     # A one's width is a guess from its pip: a speck taken for a one beside a five made the
     # median of the two, fitting neither. Five ones outvote a glyph taken for a small two.
-    five, speck = _face(100.0, 100.0, 127.0, 5), _face(300.0, 100.0, 26.0, 1)
+    five, speck = face_at(100.0, 100.0, 127.0, 5), face_at(300.0, 100.0, 26.0, 1)
     assert die_width((), [five, speck], PARAMS) == pytest.approx(127.0)
-    ones = [_face(100.0 * k, 300.0, 40.0, 1) for k in range(1, 6)]
-    assert die_width((), [*ones, _face(20.0, 90.0, 17.0, 2)], PARAMS) == pytest.approx(40.0)
+    ones = [face_at(100.0 * k, 300.0, 40.0, 1) for k in range(1, 6)]
+    assert die_width((), [*ones, face_at(20.0, 90.0, 17.0, 2)], PARAMS) == pytest.approx(40.0)
 
 
 def test_a_large_one_is_found_beside_a_five_and_a_speck_taken_for_a_one() -> None:
@@ -183,9 +185,9 @@ def test_a_glare_spot_left_of_a_large_die_s_pip_is_looked_for_at_the_frame_s_wid
         tray = render_tray([2, 5], seed=seed, style=replace(TrayStyle(), die_size=(130.0, 140.0)))
         two, five = tray.dice
         step = 0.18 * two.size_px
-        spot = _pip(two.center[0] + step, two.center[1] - step, 0.045 * five.size_px)
+        spot = pip_at(two.center[0] + step, two.center[1] - step, 0.045 * five.size_px)
         faces = verify(
-            pyramid_of(tray.frame), (spot,), [_face(*five.center, five.size_px, 5)], PARAMS
+            pyramid_of(tray.frame), (spot,), [face_at(*five.center, five.size_px, 5)], PARAMS
         )
         assert sorted(f.value for f in faces) == [2, 5], (seed, faces)
 
@@ -198,19 +200,12 @@ def test_with_no_die_read_a_pip_is_also_looked_for_at_a_narrower_width() -> None
         tray = render_tray([value], seed=seed)
         die = tray.dice[0]
         corner = (die.center[0] + 0.25 * die.size_px, die.center[1] + 0.25 * die.size_px)
-        pips = (_pip(*corner, 0.25 * die.size_px),)
+        pips = (pip_at(*corner, 0.25 * die.size_px),)
         faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
         assert [f.value for f in faces] == [value], (seed, faces)
         assert (
             math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
         )
-
-
-def _verdict(**probabilities: float) -> Verdict:
-    """A centred verdict giving ``none`` to no die, ``v1``... ``v6`` to the values and ``v7``
-    to an unreadable die."""
-    row = [probabilities.get("none", 0.0)] + [probabilities.get(f"v{k}", 0.0) for k in range(1, 8)]
-    return Verdict(tuple(row), (0.0, 0.0))
 
 
 class _Scripted:
@@ -229,20 +224,24 @@ class _Scripted:
 def _read_face_scripted(
     monkeypatch: pytest.MonkeyPatch, scripted: _Scripted, params: ReaderParams
 ) -> list[Face]:
-    monkeypatch.setattr(verify_module, "classify", scripted)
+    stand_in(monkeypatch, "classify", scripted)
     # A die's body under the face (a face doubted where nothing stands out is no die), and
     # nothing else: nothing to search.
     frame = np.full((240, 320, 3), 128, dtype=np.uint8)
     cv2.rectangle(frame, (80, 80), (120, 120), (230, 230, 230), -1)
-    return verify(pyramid_of(frame), (), [_face(100.0, 100.0, 40.0, 2)], params)
+    return verify(pyramid_of(frame), (), [face_at(100.0, 100.0, 40.0, 2)], params)
 
 
 def test_a_face_the_first_look_doubts_is_read_from_four_turned_looks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Unturned and at 90 degrees the classifier leans to a 3; at 180 and 270 it sees the 2.
-    first = _verdict(none=0.1, v2=0.4, v3=0.5)
-    turned = [_verdict(none=0.1, v3=0.9), _verdict(none=0.1, v2=0.9), _verdict(none=0.1, v2=0.9)]
+    first = verdict_of(none=0.1, v2=0.4, v3=0.5)
+    turned = [
+        verdict_of(none=0.1, v3=0.9),
+        verdict_of(none=0.1, v2=0.9),
+        verdict_of(none=0.1, v2=0.9),
+    ]
     scripted = _Scripted(first, turned)
     (face,) = _read_face_scripted(monkeypatch, scripted, PARAMS)
     assert face.value == 2
@@ -257,12 +256,12 @@ def test_looks_past_the_first_two_do_not_drop_a_face_the_first_two_keep(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The first two looks give a die 0.425 (kept: the floor is 0.4); all four give it 0.24.
-    first = _verdict(none=0.2, v2=0.8)
-    turned = [_verdict(none=0.95, v2=0.05)]
+    first = verdict_of(none=0.2, v2=0.8)
+    turned = [verdict_of(none=0.95, v2=0.05)]
     faces = _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS)
     assert [f.value for f in faces] == [2]
     # When the first two looks already say no die, the face is dropped.
-    first = _verdict(none=0.7, v2=0.3)
+    first = verdict_of(none=0.7, v2=0.3)
     assert _read_face_scripted(monkeypatch, _Scripted(first, turned), PARAMS) == []
 
 
@@ -271,21 +270,21 @@ def test_a_face_the_classifier_doubts_and_whose_count_it_finds_unlikely_is_not_r
 ) -> None:
     # Two pips of a 4 read as a 2: the classifier gives a die there 0.45 (kept: the floor is
     # 0.4), and a 2 only 0.05 of it.
-    doubted = _verdict(none=0.55, v2=0.05, v4=0.25, v6=0.15)
+    doubted = verdict_of(none=0.55, v2=0.05, v4=0.25, v6=0.15)
     (face,) = _read_face_scripted(monkeypatch, _Scripted(doubted, [doubted]), PARAMS)
     assert face.value is None
     assert face.confidence == pytest.approx(0.45)
     # A count the classifier finds likely enough on a die is kept, doubted or not ...
-    likely = _verdict(none=0.55, v2=0.3, v4=0.15)
+    likely = verdict_of(none=0.55, v2=0.3, v4=0.15)
     (face,) = _read_face_scripted(monkeypatch, _Scripted(likely, [likely]), PARAMS)
     assert face.value == 2
     # ... and so is any count on a die the classifier does not doubt ...
-    sure_die = _verdict(none=0.28, v2=0.05, v4=0.24, v6=0.22, v7=0.21)
+    sure_die = verdict_of(none=0.28, v2=0.05, v4=0.24, v6=0.22, v7=0.21)
     (face,) = _read_face_scripted(monkeypatch, _Scripted(sure_die, [sure_die]), PARAMS)
     assert face.value == 2
     # ... and a count that no other count outdoes, on a die the classifier takes for one it
     # cannot read (a die in a row of touching dice).
-    unreadable = _verdict(none=0.5, v2=0.05, v7=0.45)
+    unreadable = verdict_of(none=0.5, v2=0.05, v7=0.45)
     (face,) = _read_face_scripted(monkeypatch, _Scripted(unreadable, [unreadable]), PARAMS)
     assert face.value == 2
 
@@ -297,16 +296,16 @@ def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too
     # to a 1 at that width and sees a 2 at 0.85 and 1.18 times it; there is no die at the
     # narrower width also looked at (no die read yet).
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
-    pips = (_pip(160.0, 120.0, 6.0),)
+    pips = (pip_at(160.0, 120.0, 6.0),)
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if width == pytest.approx(36.0):
-            return _verdict(none=0.05, v1=0.5, v2=0.45)
+            return verdict_of(none=0.05, v1=0.5, v2=0.45)
         if width in (pytest.approx(0.85 * 36.0), pytest.approx(1.18 * 36.0)):
-            return _verdict(none=0.05, v2=0.9, v1=0.05)
-        return _verdict(none=0.95, v1=0.05)
+            return verdict_of(none=0.05, v2=0.9, v1=0.05)
+        return verdict_of(none=0.95, v1=0.05)
 
-    _classify_by_place(monkeypatch, verdict)
+    classify_by_place(monkeypatch, verdict)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [2]
     one_width = replace(PARAMS, search_value_widths=())
     assert [f.value for f in verify(pyramid_of(blank), pips, [], one_width)] == [1]
@@ -317,16 +316,16 @@ def test_a_die_found_around_a_pip_whose_value_is_read_surely_is_not_read_at_othe
 ) -> None:
     # At 36 px the classifier reads a 1 surely (0.92): no looks at 0.85 and 1.18 times it.
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
-    pips = (_pip(160.0, 120.0, 6.0),)
+    pips = (pip_at(160.0, 120.0, 6.0),)
     widths: list[float] = []
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         widths.append(width)
         if width == pytest.approx(36.0):
-            return _verdict(none=0.03, v1=0.92, v2=0.05)
-        return _verdict(none=0.95, v1=0.05)
+            return verdict_of(none=0.03, v1=0.92, v2=0.05)
+        return verdict_of(none=0.95, v1=0.05)
 
-    _classify_by_place(monkeypatch, verdict)
+    classify_by_place(monkeypatch, verdict)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], PARAMS)] == [1]
     assert widths and all(w < 0.8 * 36.0 or w == pytest.approx(36.0) for w in widths)
 
@@ -337,13 +336,13 @@ def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
     # The third face's grid is three dice wide (pips of two dice, or a whole die taken for a
     # pip): the classifier looks at it at the frame's width, and the die read is that wide, so
     # it does not cover the dice beside it.
-    two = _verdict(none=0.1, v2=0.9)
-    monkeypatch.setattr(verify_module, "classify", _Scripted(two, [two]))
+    two = verdict_of(none=0.1, v2=0.9)
+    stand_in(monkeypatch, "classify", _Scripted(two, [two]))
     blank = np.full((240, 400, 3), 128, dtype=np.uint8)
     faces = [
-        _face(60.0, 100.0, 40.0, 2),
-        _face(160.0, 100.0, 40.0, 3),
-        _face(300.0, 120.0, 120.0, 2),
+        face_at(60.0, 100.0, 40.0, 2),
+        face_at(160.0, 100.0, 40.0, 3),
+        face_at(300.0, 120.0, 120.0, 2),
     ]
     read = verify(pyramid_of(blank), (), faces, PARAMS)
     assert [true_width(f, PARAMS) for f in read] == pytest.approx([40.0] * 3)
@@ -357,15 +356,15 @@ def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsu
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
-    pips = (_pip(160.0, 120.0, 6.0),)
+    pips = (pip_at(160.0, 120.0, 6.0),)
     # Unturned, the classifier hesitates between a 1 and a 2; turned, it sees the 2.
     # (Counted without the looks at other widths a die found gets for its value.)
     params = replace(PARAMS, search_value_widths=())
-    unsure = _Scripted(_verdict(none=0.05, v1=0.45, v2=0.5), [_verdict(none=0.05, v2=0.95)])
-    monkeypatch.setattr(verify_module, "classify", unsure)
+    unsure = _Scripted(verdict_of(none=0.05, v1=0.45, v2=0.5), [verdict_of(none=0.05, v2=0.95)])
+    stand_in(monkeypatch, "classify", unsure)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], params)] == [2]
-    sure = _Scripted(_verdict(none=0.05, v2=0.95), [_verdict(none=0.05, v2=0.95)])
-    monkeypatch.setattr(verify_module, "classify", sure)
+    sure = _Scripted(verdict_of(none=0.05, v2=0.95), [verdict_of(none=0.05, v2=0.95)])
+    stand_in(monkeypatch, "classify", sure)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], params)] == [2]
     # Each place looked at (the pip's width and, with no die read, a narrower one) got all its
     # looks when unsure, two when sure.
@@ -385,7 +384,7 @@ def _looks_made(
         looks.append((center[0], center[1], width))
         return die_crop(pyramid, center, width, angle)
 
-    monkeypatch.setattr(verify_module, "die_crop", recording_crop)
+    stand_in(monkeypatch, "die_crop", recording_crop)
     verify(pyramid, pips, faces, PARAMS)
     return looks
 
@@ -403,9 +402,9 @@ def _widths_around_a_far_blob(
     """The die widths looked at on a tray with two dice read 40 px wide and a blob ``diameter``
     across away from them: with both dice read, and with the first alone."""
     tray = render_tray([2, 3], seed=61)
-    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
+    faces = [face_at(*d.center, 40.0, d.value) for d in tray.dice]
     far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
-    blob = _pip(*far, diameter)
+    blob = pip_at(*far, diameter)
     pyramid = pyramid_of(tray.frame)
     return (
         _widths_looked_at(monkeypatch, pyramid, faces, blob),
@@ -429,9 +428,9 @@ def test_a_pip_beside_a_blob_looked_around_is_looked_around_at_its_own_width(
     # The blob of a whole die (and its shadow) 65 px across, with the pip of its one 5 px off its
     # centre: the blob is looked around as a die of its own size, the pip at the frame's width.
     tray = render_tray([2, 3], seed=61)
-    faces = [_face(*d.center, 40.0, d.value) for d in tray.dice]
+    faces = [face_at(*d.center, 40.0, d.value) for d in tray.dice]
     far = (60.0 if tray.dice[0].center[0] > 320 else 580.0, 240.0)
-    pips = (_pip(*far, 65.0), _pip(far[0] + 4.0, far[1] + 3.0, 7.0))
+    pips = (pip_at(*far, 65.0), pip_at(far[0] + 4.0, far[1] + 3.0, 7.0))
     looks = _looks_made(monkeypatch, pyramid_of(tray.frame), faces, pips)
     there = [w for x, y, w in looks if math.hypot(x - far[0], y - far[1]) < 10.0]
     assert any(w == pytest.approx(65.0) for w in there), there
@@ -451,14 +450,14 @@ def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A classifier that sees a 5 everywhere: a speck of dust gives no die, a die showing 5 does.
-    five = _verdict(none=0.02, v5=0.98)
-    monkeypatch.setattr(verify_module, "classify", lambda crops: [five] * len(crops))
+    five = verdict_of(none=0.02, v5=0.98)
+    stand_in(monkeypatch, "classify", lambda crops: [five] * len(crops))
     plain = np.full((240, 320, 3), 170, dtype=np.uint8)
     cv2.circle(plain, (160, 120), 1, (60, 60, 60), -1)
-    assert verify(pyramid_of(plain), (_pip(160.0, 120.0, 4.0),), [], PARAMS) == []
+    assert verify(pyramid_of(plain), (pip_at(160.0, 120.0, 4.0),), [], PARAMS) == []
     tray = render_tray([5], seed=71)
     die = tray.dice[0]
-    pip = _pip(*die.center, 0.15 * die.size_px)
+    pip = pip_at(*die.center, 0.15 * die.size_px)
     found = verify(pyramid_of(tray.frame), (pip,), [], PARAMS)
     assert any(
         f.value == 5 and math.hypot(f.x - die.center[0], f.y - die.center[1]) < 0.2 * die.size_px
@@ -482,10 +481,10 @@ def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> N
     tray = render_tray([3, 5], seed=31, style=style)
     first, second = tray.dice
     assert math.dist(first.center, second.center) > 3.0 * first.size_px
-    pips = tuple(_pip(*d.center, 0.9 * d.size_px) for d in tray.dice)
+    pips = tuple(pip_at(*d.center, 0.9 * d.size_px) for d in tray.dice)
     middle = ((first.center[0] + second.center[0]) / 2, (first.center[1] + second.center[1]) / 2)
     spread = math.dist(first.center, second.center) / math.sqrt(2.0)
-    two = replace(_face(*middle, spread * PARAMS.die_width_per_spacing / 2.0, 2), pips=(0, 1))
+    two = replace(face_at(*middle, spread * PARAMS.die_width_per_spacing / 2.0, 2), pips=(0, 1))
     read = verify(pyramid_of(tray.frame), pips, [two], PARAMS)
     assert len(read) == 2, read
     for die in tray.dice:
@@ -495,28 +494,6 @@ def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> N
         assert true_width(face, PARAMS) < 1.5 * die.size_px
 
 
-def _marked_crop(
-    pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
-) -> np.ndarray:
-    """A stand-in crop that is only where it was cut and how wide: (x, y, width)."""
-    return np.array([center[0], center[1], width])
-
-
-def _classify_by_place(
-    monkeypatch: pytest.MonkeyPatch, verdict: Callable[[float, float, float], Verdict]
-) -> None:
-    """Make ``verify`` cut stand-in crops (`_marked_crop`) and classify each as ``verdict``
-    (x, y, width) tells."""
-    monkeypatch.setattr(verify_module, "die_crop", _marked_crop)
-    monkeypatch.setattr(verify_module, "classify", lambda crops: [verdict(*crop) for crop in crops])
-
-
-def _blank_pyramid() -> Pyramid:
-    """The pyramid of a plain 500×400 frame: nothing stands out where a stand-in classifier
-    (`_classify_by_place`) is asked about."""
-    return pyramid_of(np.full((400, 500, 3), 128, dtype=np.uint8))
-
-
 def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -524,19 +501,19 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
     # correct it, and the dice are 28 px wide: a dark die seen whole as a 28 px blob is read
     # surely at its own width, and the die of the stray pip at (250, 100), looked for at 42 px
     # first, is found when looked for again at 28.
-    blob, stray = _pip(100.0, 100.0, 28.0), _pip(250.0, 100.0, 7.0)
-    pips = (blob, stray, _pip(400.0, 300.0, 7.0), _pip(420.0, 300.0, 7.0))
-    face = replace(_face(410.0, 300.0, 42.0 / PARAMS.die_width_per_face, 2), pips=(2, 3))
+    blob, stray = pip_at(100.0, 100.0, 28.0), pip_at(250.0, 100.0, 7.0)
+    pips = (blob, stray, pip_at(400.0, 300.0, 7.0), pip_at(420.0, 300.0, 7.0))
+    face = replace(face_at(410.0, 300.0, 42.0 / PARAMS.die_width_per_face, 2), pips=(2, 3))
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if math.hypot(x - 410.0, y - 300.0) < 10.0:
-            return _verdict(none=0.44, v2=0.4, v3=0.16)  # a die, its 2 unsure
+            return verdict_of(none=0.44, v2=0.4, v3=0.16)  # a die, its 2 unsure
         if 0.8 * 28.0 < width < 1.25 * 28.0:
-            return _verdict(none=0.02, v2=0.98)
-        return _verdict(none=0.95, v1=0.05)
+            return verdict_of(none=0.02, v2=0.98)
+        return verdict_of(none=0.95, v1=0.05)
 
-    _classify_by_place(monkeypatch, verdict)
-    dice = verify(_blank_pyramid(), pips, [face], PARAMS)
+    classify_by_place(monkeypatch, verdict)
+    dice = verify(blank_pyramid(), pips, [face], PARAMS)
     assert sorted((round(d.x), round(d.y), d.value) for d in dice) == [
         (100, 100, 2),
         (250, 100, 2),
@@ -557,16 +534,16 @@ def test_a_face_of_a_grid_unlike_the_other_dice_s_that_the_classifier_cannot_rea
     for x, y, width in centres:
         step = 0.3 * width
         first = len(pips)
-        pips += [_pip(x + k * step, y + k * step, 4.0) for k in (-1, 0, 1)]
-        face = _face(x, y, width / PARAMS.die_width_per_face, 3)
+        pips += [pip_at(x + k * step, y + k * step, 4.0) for k in (-1, 0, 1)]
+        face = face_at(x, y, width / PARAMS.die_width_per_face, 3)
         faces.append(replace(face, pips=(first, first + 1, first + 2)))
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if x > 400.0:
-            return _verdict(none=0.02, v3=0.08, v7=0.9)
-        return _verdict(none=0.02, v3=0.98)
+            return verdict_of(none=0.02, v3=0.08, v7=0.9)
+        return verdict_of(none=0.02, v3=0.98)
 
-    _classify_by_place(monkeypatch, verdict)
+    classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), tuple(pips), faces, PARAMS)
     assert [(round(d.x), d.value) for d in dice] == [(60, 3), (180, 3), (300, 3), (420, None)]
 
@@ -577,23 +554,23 @@ def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
     # A stray 6 px pip, dice 36 px wide (six times it): the classifier leans to a one there but
     # gives a die only 0.75, under accept_probability. On a die lighter than the tray it is a
     # one; alone on the plain tray it is a speck. A two so unsure is not found either way.
-    pips = (_pip(160.0, 120.0, 6.0),)
+    pips = (pip_at(160.0, 120.0, 6.0),)
 
     def leaning_to(value: int) -> Callable[[float, float, float], Verdict]:
         def verdict(x: float, y: float, width: float) -> Verdict:
             if math.hypot(x - 160.0, y - 120.0) < 1.0 and width == pytest.approx(36.0):
-                return _verdict(none=0.25, **{f"v{value}": 0.75})
-            return _verdict(none=0.98, v1=0.02)
+                return verdict_of(none=0.25, **{f"v{value}": 0.75})
+            return verdict_of(none=0.98, v1=0.02)
 
         return verdict
 
     plain = np.full((240, 320, 3), 90, dtype=np.uint8)
     die = cv2.rectangle(plain.copy(), (142, 102), (178, 138), (200, 200, 200), -1)
-    _classify_by_place(monkeypatch, leaning_to(1))
+    classify_by_place(monkeypatch, leaning_to(1))
     assert verify(pyramid_of(plain), pips, [], PARAMS) == []
     found = verify(pyramid_of(die), pips, [], PARAMS)
     assert [(d.x, d.y, d.value) for d in found] == [(160.0, 120.0, 1)]
-    _classify_by_place(monkeypatch, leaning_to(2))
+    classify_by_place(monkeypatch, leaning_to(2))
     assert verify(pyramid_of(die), pips, [], PARAMS) == []
 
 
@@ -603,17 +580,17 @@ def test_a_blob_up_to_two_dice_across_is_looked_for_as_a_die_of_the_frame_s_widt
     # A dark die 22 px wide run together with its shadow into one 35 px blob: looked for as a
     # die 35 px wide (its own) or 210 px (a pip of one), it is none.
     blank = np.full((240, 480, 3), 128, dtype=np.uint8)  # nothing stands out
-    pips = (_pip(300.0, 120.0, 35.0),)
-    read_die = _face(100.0, 100.0, 22.0, 4)
+    pips = (pip_at(300.0, 120.0, 35.0),)
+    read_die = face_at(100.0, 100.0, 22.0, 4)
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if math.hypot(x - 100.0, y - 100.0) < 3.0:
-            return _verdict(none=0.01, v4=0.99)
+            return verdict_of(none=0.01, v4=0.99)
         if math.hypot(x - 300.0, y - 120.0) < 3.0 and width == pytest.approx(22.0):
-            return _verdict(none=0.01, v2=0.99)
-        return _verdict(none=0.98, v1=0.02)
+            return verdict_of(none=0.01, v2=0.99)
+        return verdict_of(none=0.98, v1=0.02)
 
-    _classify_by_place(monkeypatch, verdict)
+    classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), pips, [read_die], PARAMS)
     assert [(d.x, d.y, d.value) for d in dice] == [(100.0, 100.0, 4), (300.0, 120.0, 2)]
 
@@ -624,38 +601,16 @@ def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it
     # Two stray pips 20 px apart, dice 42 px wide (six times their 7 px): the first is looked
     # around first and is no die's; the second is a one's.
     blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
-    pips = (_pip(200.0, 100.0, 7.0), _pip(200.0, 120.0, 7.0))
+    pips = (pip_at(200.0, 100.0, 7.0), pip_at(200.0, 120.0, 7.0))
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if math.hypot(x - 200.0, y - 120.0) < 3.0 and width == pytest.approx(42.0):
-            return _verdict(none=0.02, v1=0.98)
-        return _verdict(none=0.98, v1=0.02)
+            return verdict_of(none=0.02, v1=0.98)
+        return verdict_of(none=0.98, v1=0.02)
 
-    _classify_by_place(monkeypatch, verdict)
+    classify_by_place(monkeypatch, verdict)
     dice = verify(pyramid_of(blank), pips, [], PARAMS)
     assert [(d.x, d.y, d.value) for d in dice] == [(200.0, 120.0, 1)]
-
-
-def test_two_small_dice_run_together_with_their_shadows_are_not_the_pips_of_a_giant_two() -> None:
-    # Two marbled fours 21 px wide, each run together with its shadow into a blob of 31-33 px,
-    # fit the grid of a two over 200 px wide. Looked at as dice as wide as the blobs, the
-    # classifier finds none (0.1-0.5); at 0.7 of that, it finds them.
-    tray = render_tray([5, 3, 4, 1, 3, 4], seed=2574)
-    fours = [d for d in tray.dice if d.value == 4]
-    blobs = tuple(_pip(*d.center, 1.5 * d.size_px) for d in fours)
-    giant = Face(
-        (blobs[0].x + blobs[1].x) / 2.0,
-        (blobs[0].y + blobs[1].y) / 2.0,
-        (blobs[1].x - blobs[0].x, blobs[1].y - blobs[0].y),
-        (blobs[0].y - blobs[1].y, blobs[1].x - blobs[0].x),
-        (0, 1),
-        2,
-        math.dist((blobs[0].x, blobs[0].y), (blobs[1].x, blobs[1].y)),
-        1.0,
-    )
-    kept, dice = verify_module.without_faces_of_dice(pyramid_of(tray.frame), blobs, [giant], PARAMS)
-    assert kept == []
-    assert dice == list(blobs)
 
 
 def test_two_blobs_of_one_die_that_both_point_to_it_are_one_die(
@@ -664,25 +619,25 @@ def test_two_blobs_of_one_die_that_both_point_to_it_are_one_die(
     # Two 30 px blobs fit a two; each is a die to the classifier at 0.7 of its width, so the two
     # is no face. Looked around at the blobs' width, neither crop sees a die there, but both
     # point to one die between them, which is then read from each.
-    blobs = (_pip(100.0, 100.0, 30.0), _pip(150.0, 100.0, 30.0))
+    blobs = (pip_at(100.0, 100.0, 30.0), pip_at(150.0, 100.0, 30.0))
     two = Face(125.0, 100.0, (50.0, 0.0), (0.0, 50.0), (0, 1), 2, 50.0, 0.9)
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if math.hypot(x - 125.0, y - 100.0) < 3.0:
-            return _verdict(none=0.02, v3=0.98)
+            return verdict_of(none=0.02, v3=0.98)
         if width < 25.0:
-            return _verdict(none=0.1, v1=0.9)
+            return verdict_of(none=0.1, v1=0.9)
         away = Verdict((0.95, 0.0, 0.0, 0.05, 0.0, 0.0, 0.0, 0.0), ((125.0 - x) / width, 0.0))
-        return away if width < 35.0 else _verdict(none=1.0)
+        return away if width < 35.0 else verdict_of(none=1.0)
 
-    _classify_by_place(monkeypatch, verdict)
+    classify_by_place(monkeypatch, verdict)
     blank = np.full((200, 250, 3), 128, dtype=np.uint8)
     read = verify(pyramid_of(blank), blobs, [two], PARAMS)
     assert [(f.value, f.x, f.y) for f in read] == [(3, 125.0, 100.0)]
 
 
 def _sure_die(x: float, y: float, width: float, value: int) -> Face:
-    return replace(_face(x, y, width, value), confidence=0.95)
+    return replace(face_at(x, y, width, value), confidence=0.95)
 
 
 def test_a_die_far_narrower_than_the_sure_dice_is_looked_at_again_at_their_width(
@@ -700,11 +655,11 @@ def test_a_die_far_narrower_than_the_sure_dice_is_looked_at_again_at_their_width
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if x == 300.0 and y == 300.0 and width < 90.0:
-            return _verdict(none=0.05, v4=0.95)
-        return _verdict(none=0.97, v1=0.03)
+            return verdict_of(none=0.05, v4=0.95)
+        return verdict_of(none=0.97, v1=0.03)
 
-    _classify_by_place(monkeypatch, verdict)
-    kept = verify_module._one_size(_blank_pyramid(), dice, PARAMS)
+    classify_by_place(monkeypatch, verdict)
+    kept = verify_module._one_size(blank_pyramid(), dice, PARAMS)
     assert [(d.value, d.x, d.y) for d in kept] == [
         (5, 100.0, 100.0),
         (3, 250.0, 100.0),
@@ -726,11 +681,11 @@ def test_a_narrow_die_beside_one_sure_die_only_is_replaced_but_not_dropped(
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if x == 300.0 and y == 300.0 and width == 100.0:
-            return _verdict(none=0.02, v2=0.98)
-        return _verdict(none=0.97, v1=0.03)
+            return verdict_of(none=0.02, v2=0.98)
+        return verdict_of(none=0.97, v1=0.03)
 
-    _classify_by_place(monkeypatch, verdict)
-    blank = _blank_pyramid()
+    classify_by_place(monkeypatch, verdict)
+    blank = blank_pyramid()
     read = verify_module._one_size(blank, [six, pip_of_a_two], PARAMS)
     assert [(d.value, d.x, d.y, d.width) for d in read] == [
         (6, 100.0, 100.0, 100.0),
@@ -753,17 +708,17 @@ def test_a_die_read_unsurely_at_another_width_is_read_again_at_the_sure_dice_wid
     # A sure die 100 px wide (one is enough). Looked at 140 px, as the pips of dice not read
     # told, one die was not read, and is a sure three at 100 px; another stays unread, being no
     # die at 100 px.
-    unread = replace(_face(100.0, 300.0, 140.0, None), confidence=0.0)
-    doubted = replace(_face(300.0, 300.0, 140.0, None), confidence=0.0)
+    unread = replace(face_at(100.0, 300.0, 140.0, None), confidence=0.0)
+    doubted = replace(face_at(300.0, 300.0, 140.0, None), confidence=0.0)
     dice = [_sure_die(250.0, 100.0, 100.0, 3), unread, doubted]
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if x == 100.0 and y == 300.0 and width == 100.0:
-            return _verdict(none=0.05, v3=0.95)
-        return _verdict(none=0.97, v1=0.03)
+            return verdict_of(none=0.05, v3=0.95)
+        return verdict_of(none=0.97, v1=0.03)
 
-    _classify_by_place(monkeypatch, verdict)
-    kept = verify_module._one_size(_blank_pyramid(), dice, PARAMS)
+    classify_by_place(monkeypatch, verdict)
+    kept = verify_module._one_size(blank_pyramid(), dice, PARAMS)
     assert [(d.value, d.x, d.y, d.width) for d in kept[1:]] == [
         (3, 100.0, 300.0, 100.0),
         (None, 300.0, 300.0, 140.0),
@@ -777,9 +732,9 @@ def test_a_dark_blob_taken_for_a_die_holding_its_one_is_looked_at_as_a_glossy_on
     # 112 px wide (its spot a glare), the second is no one to the classifier at that width (a
     # two), the third lies on a die read already and is not looked at.
     glossy, other, held = (
-        _pip(100.0, 100.0, 25.0),
-        _pip(300.0, 100.0, 25.0),
-        _pip(100.0, 300.0, 25.0),
+        pip_at(100.0, 100.0, 25.0),
+        pip_at(300.0, 100.0, 25.0),
+        pip_at(100.0, 300.0, 25.0),
     )
     read_die = _sure_die(104.0, 300.0, 30.0, 1)
     looked: list[tuple[float, float, float]] = []
@@ -787,11 +742,11 @@ def test_a_dark_blob_taken_for_a_die_holding_its_one_is_looked_at_as_a_glossy_on
     def verdict(x: float, y: float, width: float) -> Verdict:
         looked.append((x, y, width))
         if x == 100.0 and y == 100.0 and width == pytest.approx(4.5 * 25.0):
-            return _verdict(none=0.05, v1=0.95)
-        return _verdict(none=0.05, v2=0.95)
+            return verdict_of(none=0.05, v1=0.95)
+        return verdict_of(none=0.05, v2=0.95)
 
-    _classify_by_place(monkeypatch, verdict)
-    blank = _blank_pyramid()
+    classify_by_place(monkeypatch, verdict)
+    blank = blank_pyramid()
     found = verify_module._glossy_ones(blank, (glossy, other, held), [read_die], PARAMS)
     assert [(d.value, d.x, d.y, d.width) for d in found] == [(1, 100.0, 100.0, 112.5)]
     assert {(x, y) for x, y, _ in looked} == {(100.0, 100.0), (300.0, 100.0)}
@@ -821,10 +776,10 @@ def test_a_speck_the_search_read_as_a_narrow_one_beside_a_sure_die_is_dropped(
     one = replace(_sure_die(300.0, 300.0, 27.0, 1), pips=(0,))
 
     def verdict(x: float, y: float, width: float) -> Verdict:
-        return _verdict(none=0.97, v1=0.03)
+        return verdict_of(none=0.97, v1=0.03)
 
-    _classify_by_place(monkeypatch, verdict)
-    blank = _blank_pyramid()
+    classify_by_place(monkeypatch, verdict)
+    blank = blank_pyramid()
     assert verify_module._one_size(blank, [four, speck], PARAMS) == [four]
     assert verify_module._one_size(blank, [four, one], PARAMS) == [four, one]
 
@@ -837,32 +792,8 @@ def test_a_face_the_classifier_doubts_is_dropped_when_no_die_stands_out_around_i
     plain = np.full((240, 320, 3), 128, dtype=np.uint8)
     on_a_die = plain.copy()
     cv2.rectangle(on_a_die, (85, 85), (115, 115), (230, 230, 230), -1)
-    pips = (_pip(94.0, 94.0, 4.0), _pip(106.0, 106.0, 4.0))
-    face = replace(_face(100.0, 100.0, 30.0 / PARAMS.die_width_per_face, 2), pips=(0, 1))
-    _classify_by_place(monkeypatch, lambda x, y, width: _verdict(none=0.52, v2=0.48))
+    pips = (pip_at(94.0, 94.0, 4.0), pip_at(106.0, 106.0, 4.0))
+    face = replace(face_at(100.0, 100.0, 30.0 / PARAMS.die_width_per_face, 2), pips=(0, 1))
+    classify_by_place(monkeypatch, lambda x, y, width: verdict_of(none=0.52, v2=0.48))
     assert verify(pyramid_of(plain), pips, [face], PARAMS) == []
     assert [f.value for f in verify(pyramid_of(on_a_die), pips, [face], PARAMS)] == [2]
-
-
-def test_the_pips_of_a_face_are_looked_at_as_dice_only_while_they_may_all_be(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Two faces of three 30 px blobs each. The classifier takes the blobs at x = 100 for dice,
-    # not those at x = 300: the first face is three dice; of the second only its first pip is
-    # looked at (as wide as it is, and at 0.7 of that).
-    pips = tuple(_pip(x, y, 30.0) for x in (100.0, 300.0) for y in (100.0, 200.0, 300.0))
-    dice_face = replace(_face(100.0, 200.0, 60.0, 3), pips=(0, 1, 2))
-    other_face = replace(_face(300.0, 200.0, 60.0, 3), pips=(3, 4, 5))
-    looked: list[tuple[float, float, float]] = []
-
-    def verdict(x: float, y: float, width: float) -> Verdict:
-        looked.append((x, y, width))
-        return _verdict(none=0.1, v3=0.9) if x == 100.0 else _verdict(none=0.9, v3=0.1)
-
-    _classify_by_place(monkeypatch, verdict)
-    blank = _blank_pyramid()
-    kept, blobs = verify_module.without_faces_of_dice(blank, pips, [dice_face, other_face], PARAMS)
-    assert kept == [other_face]
-    assert blobs == list(pips[:3])
-    assert sorted((x, y) for x, y, _ in looked if x == 300.0) == [(300.0, 100.0)] * 2
-    assert len(looked) == 8

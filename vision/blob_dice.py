@@ -1,0 +1,70 @@
+"""Stage 4, first: the faces whose pips are each a whole die (dark dice seen whole as blobs).
+
+Dark dice lying apart on a light tray, each seen as one blob, make the pips of a face several
+times their size. The classifier (`vision.classify`) tells them: such a face is dropped, and its
+pips are looked at as dice (`vision.verify`).
+"""
+
+from __future__ import annotations
+
+from vision.classify import classify
+from vision.crops import Pyramid, die_crop
+from vision.face import Face
+from vision.params import ReaderParams
+from vision.pips import Pip
+
+_BLOB_SHADOW = 0.7
+"""A blob taken for a die is also looked at this much narrower: the die may have run together
+with its shadow."""
+
+
+def without_faces_of_dice(
+    pyramid: Pyramid, pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams
+) -> tuple[list[Face], list[Pip]]:
+    """The faces that are not made of whole dice, and the pips of those that are: a face whose
+    pips are each large enough to be a die (``min_die_width``) and each taken for a die by the
+    classifier (``pip_die_probability``), cut as wide as the pip or a little narrower
+    (`_blob_widths`). Dark dice lying apart on a light tray, each seen as one blob, make the pips
+    of a die several times their size, which the classifier itself reads surely at that width
+    (two dice a "2" 160 px wide), and which told the frame's die width."""
+    large = [
+        f for f in faces if f.pips and all(pips[k].diameter >= params.min_die_width for k in f.pips)
+    ]
+    if not large:
+        return faces, []
+    # Each face's first pip first: most faces are no dice, and one pip tells it.
+    firsts = sorted({f.pips[0] for f in large})
+    dice = _dice_among(pyramid, pips, firsts, params)
+    rest = {k for f in large if f.pips[0] in dice for k in f.pips[1:]}
+    dice |= _dice_among(pyramid, pips, sorted(rest.difference(firsts)), params)
+    of_dice = [bool(f.pips) and all(k in dice for k in f.pips) for f in faces]
+    kept = [f for f, whole in zip(faces, of_dice, strict=True) if not whole]
+    dropped = {k for f, whole in zip(faces, of_dice, strict=True) if whole for k in f.pips}
+    return kept, [pips[k] for k in sorted(dropped)]
+
+
+def _dice_among(
+    pyramid: Pyramid, pips: tuple[Pip, ...], blobs: list[int], params: ReaderParams
+) -> set[int]:
+    """Which of the ``blobs`` (indices into ``pips``) the classifier takes for whole dice, cut as
+    wide as the blob or a little narrower (`_blob_widths`)."""
+    looks = [
+        (k, width)
+        for k in blobs
+        for width in _blob_widths(params.die_width_per_blob * pips[k].diameter, params)
+    ]
+    verdicts = classify([die_crop(pyramid, (pips[k].x, pips[k].y), w) for k, w in looks])
+    return {
+        k
+        for (k, _), v in zip(looks, verdicts, strict=True)
+        if v.die_probability >= params.pip_die_probability
+    }
+
+
+def _blob_widths(width: float, params: ReaderParams) -> tuple[float, ...]:
+    """The widths a blob ``width`` pixels across is looked at as a die: its own, and
+    ``_BLOB_SHADOW`` of it while that is still a die's width (``min_die_width``): a small dark
+    die runs together with its shadow into a blob half as wide again (synthetic seed 2574: dice
+    21 px wide seen as blobs of 31-33 px)."""
+    narrower = _BLOB_SHADOW * width
+    return (width, narrower) if narrower >= params.min_die_width else (width,)

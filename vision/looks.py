@@ -1,0 +1,305 @@
+"""Stage 4: how the die classifier (`vision.classify`) looks at a candidate, and the die it decides.
+
+A candidate is where a die may be: a face the pip stages found, or a place where a die is looked
+for (around a pip no die explains, or where the frame stands out: `vision.search`). A first crop
+around it says where the die centre lies from there, a second crop cut on that centre says whether
+a die is there and which face it shows; a die found around a pip has its value told again from
+looks at other widths. A face whose count the classifier finds unlikely on a die it doubts, or
+which it cannot read and whose grid is unlike the frame's die width, is seen but not read; one it
+doubts is a die where nothing stands out is dropped (specks). `vision.verify` puts it together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.classify import UNREADABLE, Verdict, classify
+from vision.crops import Pyramid, die_crop
+from vision.face import Face
+from vision.params import ReaderParams
+from vision.pips import Pip
+from vision.standout import stands_out
+from vision.widths import are_alike, square_grid, true_width
+
+_STILL = 0.08
+"""Offsets below this many die widths are noise: the crop stays where it was."""
+_AGREED = 0.9
+"""A face whose unturned look gives its pip count this probability is not looked at turned, nor
+a die looked for around a pip more than ``classifier_turns`` times when it reads any value so,
+nor read again at other widths (``search_value_widths``) when its looks read a value so."""
+_NO_DIE = 0.1
+"""A search whose first crop gives a die less than this does not keep the candidates after it
+away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """Where a die may be: its centre, its width, and the face the pip stages read there (None
+    for a die looked for around an unexplained pip)."""
+
+    x: float
+    y: float
+    width: float
+    face: Face | None
+
+
+def look(
+    pyramid: Pyramid, starts: list[Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
+) -> list[tuple[Candidate, Verdict]]:
+    """Each candidate moved to the die centre a first crop points to (those that land on a die
+    already ``taken``, or on another candidate, dropped), and the classifier's verdict there."""
+    centred = _centre(starts, classify([_crop(pyramid, c) for c in starts]), params, taken)
+    verdicts = _read_turned(pyramid, centred, params)
+    return list(zip((c for c, _ in centred), verdicts, strict=True))
+
+
+def dice_at(
+    pyramid: Pyramid, starts: list[Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
+) -> list[tuple[Candidate, Face | None]]:
+    """Each candidate looked at (`look`) with the die decided there (None: no die). A face the
+    classifier doubts is a die (under ``doubted_die_probability``) and that does not stand out
+    from what lies around it (`stands_out`) is no die: two specks on a plain tray, read as a
+    sure two from their pips, which the classifier gave a die 0.53 and 0.44 (synthetic seeds
+    8335, 8440)."""
+    decided: list[tuple[Candidate, Face | None]] = []
+    for c, verdict in look(pyramid, starts, params, taken):
+        die = decide(c, verdict, params)
+        if (
+            die is not None
+            and c.face is not None
+            and verdict.die_probability < params.doubted_die_probability
+            and not stands_out(pyramid[0], c.x, c.y, c.width, params)
+        ):
+            die = None
+        decided.append((c, die))
+    return decided
+
+
+def is_held(pip: Pip, dice: list[Face], params: ReaderParams) -> bool:
+    """Whether a pip lies on one of ``dice`` (within 0.45 of its width of its centre)."""
+    return any(math.hypot(pip.x - d.x, pip.y - d.y) < 0.45 * true_width(d, params) for d in dice)
+
+
+def is_taken(
+    x: float, y: float, width: float, dice: list[Face] | tuple[()], params: ReaderParams
+) -> bool:
+    """Whether a die at (x, y) would overlap one of ``dice``."""
+    return any(
+        math.hypot(x - d.x, y - d.y) < params.search_clearance * max(width, true_width(d, params))
+        for d in dice
+    )
+
+
+def _crop(pyramid: Pyramid, candidate: Candidate, angle: float = 0.0) -> np.ndarray:
+    return die_crop(pyramid, (candidate.x, candidate.y), candidate.width, angle)
+
+
+def _read_turned(
+    pyramid: Pyramid, centred: list[tuple[Candidate, Verdict | None]], params: ReaderParams
+) -> list[Verdict]:
+    """The classifier's verdicts on crops of each candidate turned by 0, 90, 180... degrees
+    (``classifier_turns`` of them, ``face_turns`` for a face or an unsure value: `_looks`),
+    their probabilities averaged: a face reads the same turned. A candidate that its first crop
+    left where it was has been seen unturned already: that verdict serves. A die looked for
+    around a pip needs ``accept_probability`` on average, so one whose unturned look is too
+    unsure to get there is not looked at turned (it stays rejected)."""
+    turns = max(1, params.classifier_turns)
+    looks: list[list[Verdict]] = [[seen] if seen is not None else [] for _, seen in centred]
+    unseen = [i for i, (_, seen) in enumerate(centred) if seen is None]
+    for i, verdict in zip(
+        unseen, classify([_crop(pyramid, centred[i][0]) for i in unseen]), strict=True
+    ):
+        looks[i].append(verdict)
+    # The least unturned die probability that can still average to accept_probability.
+    least = turns * params.accept_probability - (turns - 1)
+    jobs = [
+        (i, 90.0 * k)
+        for i, (candidate, _) in enumerate(centred)
+        if _needs_turns(candidate, looks[i][0], least)
+        for k in range(1, _looks(candidate, looks[i][0], params))
+    ]
+    crops = [_crop(pyramid, centred[i][0], angle) for i, angle in jobs]
+    for (i, _), verdict in zip(jobs, classify(crops), strict=True):
+        looks[i].append(verdict)
+    verdicts = [_averaged(group, turns) for group in looks]
+    return _valued_again(pyramid, [c for c, _ in centred], verdicts, params)
+
+
+def _valued_again(
+    pyramid: Pyramid, candidates: list[Candidate], verdicts: list[Verdict], params: ReaderParams
+) -> list[Verdict]:
+    """The verdicts, those on the dice looked for around a pip that are found there (not on
+    faces) with their value told again: looked at as if ``search_value_widths`` times as wide,
+    unturned and turned half round, those looks' value probabilities averaged with the first
+    looks' with equal weight. A die the pip stages did not count has only the classifier for its
+    value, and one look's width can be wrong (smoky dice with red pips); a value the first looks
+    read surely (`_AGREED`) is not looked at again (a sixth of the crops of a rendered frame, and
+    no die read otherwise). Whether a die is there stays the first looks' say."""
+    found = [
+        i
+        for i, (candidate, verdict) in enumerate(zip(candidates, verdicts, strict=True))
+        if candidate.face is None
+        and verdict.die_probability >= params.accept_probability
+        and max(verdict.probabilities[1:UNREADABLE]) < _AGREED
+    ]
+    jobs = [
+        (i, scale, angle)
+        for i in found
+        for scale in params.search_value_widths
+        for angle in (0.0, 180.0)
+    ]
+    crops = [
+        die_crop(pyramid, (candidates[i].x, candidates[i].y), scale * candidates[i].width, angle)
+        for i, scale, angle in jobs
+    ]
+    again: dict[int, list[tuple[float, ...]]] = {}
+    for (i, _, _), verdict in zip(jobs, classify(crops), strict=True):
+        again.setdefault(i, []).append(verdict.probabilities)
+    pooled = list(verdicts)
+    for i, looks in again.items():
+        first = np.asarray(verdicts[i].probabilities)
+        values = 0.5 * (first[1:] + np.mean(looks, axis=0)[1:])
+        values *= (1.0 - first[0]) / max(float(values.sum()), 1e-12)
+        probabilities = np.concatenate(([first[0]], values))
+        pooled[i] = Verdict(tuple(float(p) for p in probabilities), verdicts[i].offset)
+    return pooled
+
+
+def _looks(candidate: Candidate, unturned: Verdict, params: ReaderParams) -> int:
+    """How many looks in all a candidate worth turning gets (`_needs_turns`): ``face_turns`` for
+    a face and for a die looked for around a pip whose value the unturned look does not read
+    surely, else ``classifier_turns``."""
+    turns = max(1, params.classifier_turns)
+    if candidate.face is None and max(unturned.probabilities[1:UNREADABLE]) >= _AGREED:
+        return turns
+    return max(turns, params.face_turns)
+
+
+def _averaged(looks: list[Verdict], turns: int) -> Verdict:
+    """The looks at one candidate as one verdict: their probabilities averaged, the unturned
+    look's offset (in the frame's own axes). Looks past the first ``turns`` are there to tell a
+    face's value; they may make a die surer, but cannot drop one that the first looks keep (when
+    they could, a 2 in a row of touching ivory dice was lost)."""
+    probabilities = np.mean([v.probabilities for v in looks], axis=0)
+    first = float(np.mean([v.probabilities[0] for v in looks[:turns]]))
+    dice = probabilities[1:]
+    if first < probabilities[0] and dice.sum() > 0.0:
+        probabilities = np.concatenate(([first], dice * (1.0 - first) / dice.sum()))
+    return Verdict(tuple(float(p) for p in probabilities), looks[0].offset)
+
+
+def _needs_turns(candidate: Candidate, unturned: Verdict, least: float) -> bool:
+    """Whether a candidate is worth looking at turned: a face unless the unturned look already
+    reads its value surely, a search unless its unturned look is too unsure to be accepted."""
+    if candidate.face is None:
+        return unturned.die_probability >= least
+    value = candidate.face.value
+    return value is None or unturned.probabilities[value] < _AGREED
+
+
+def _centre(
+    starts: list[Candidate],
+    verdicts: list[Verdict],
+    params: ReaderParams,
+    taken: list[Face] | tuple[()],
+) -> list[tuple[Candidate, Verdict | None]]:
+    """Each candidate moved to the die centre its first crop points to; faces first, the
+    candidates that land on a die already ``taken`` or on another of like width dropped (but not
+    on a search whose first crop saw no die: `_NO_DIE`). With each, the first crop's verdict when
+    the candidate stayed where it was (None: it moved)."""
+    order = sorted(range(len(starts)), key=lambda i: -_priority(starts[i]))
+    moved: list[tuple[Candidate, Verdict | None]] = []
+    blocking: list[Candidate] = []
+    for i in order:
+        start, verdict = starts[i], verdicts[i]
+        ox, oy = verdict.offset
+        distance = math.hypot(ox, oy)
+        reach = params.face_reach if start.face is not None else params.search_reach
+        stays = distance < _STILL or distance > reach
+        if distance > reach and start.face is None:
+            continue
+        if stays:
+            ox = oy = 0.0
+        x, y = start.x + ox * start.width, start.y + oy * start.width
+        if is_taken(x, y, start.width, taken, params):
+            continue
+        clearance = params.search_clearance * start.width
+        if any(
+            math.hypot(x - m.x, y - m.y) < clearance and are_alike(m.width, start.width)
+            for m in blocking
+        ):
+            continue
+        candidate = Candidate(x, y, start.width, start.face)
+        moved.append((candidate, verdict if stays else None))
+        if start.face is not None or verdict.die_probability >= _NO_DIE:
+            blocking.append(candidate)
+    return moved
+
+
+def _priority(candidate: Candidate) -> float:
+    """Faces before searches, the surest face first."""
+    return 1.0 + candidate.face.confidence if candidate.face is not None else 0.0
+
+
+def decide(
+    candidate: Candidate, verdict: Verdict, params: ReaderParams, accept: float | None = None
+) -> Face | None:
+    """The die at a candidate, or None when there is none: a face keeps its pip count unless the
+    classifier is sure of another value (or sure there is no die), or doubts both the die and the
+    count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
+    read a die whose grid is unlike the frame's width (unread too); a die looked for around a
+    pip needs the classifier to be fairly sure it is there (``accept``, by default
+    ``accept_probability``)."""
+    best = verdict.best
+    sure = verdict.probabilities[best] >= params.classifier_confidence
+    face = candidate.face
+    if face is None:
+        if verdict.die_probability < (params.accept_probability if accept is None else accept):
+            return None
+        value = None if best == UNREADABLE else verdict.value
+        if value is None and not params.report_unread:
+            return None
+        u, v = square_grid(candidate.width, params)
+        return Face(
+            candidate.x, candidate.y, u, v, (), value, candidate.width, verdict.die_probability
+        )
+    # A lone pip read as a one is the weakest evidence of a die: a speck or a screw head looks so.
+    floor = params.reject_single_probability if len(face.pips) == 1 else params.reject_probability
+    if verdict.die_probability < floor:
+        return None
+    if face.value is None:
+        # The centre of pips that fit no face is rough; a face fitted on its grid is exact.
+        face = replace(face, x=candidate.x, y=candidate.y)
+    elif not are_alike(true_width(face, params), candidate.width):
+        # Read at the frame's width, far from its own: its grid was wrong (pips of two
+        # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
+        u, v = square_grid(candidate.width, params)
+        own = face.width / true_width(face, params)
+        face = replace(face, x=candidate.x, y=candidate.y, u=u, v=v, width=own * candidate.width)
+        if best == UNREADABLE:
+            # And the classifier cannot read the die: its count is of a wrong grid (three pips
+            # of a six at a tray's edge read as a three). Seen, not read.
+            return replace(face, value=None, confidence=verdict.die_probability)
+    if face.value is not None and face.value >= 4 and best < face.value:
+        # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
+        sure = verdict.probabilities[best] >= params.classifier_certainty
+    if 1 <= best <= 6 and sure:
+        confidence = min(1.0, 0.5 * (face.confidence + verdict.probabilities[best]))
+        if face.value == best:
+            confidence = max(face.confidence, verdict.probabilities[best])
+        return replace(face, value=best, confidence=confidence)
+    if (
+        face.value is not None
+        and verdict.die_probability < params.doubted_die_probability
+        and verdict.probabilities[face.value] < params.doubted_value_share * verdict.die_probability
+        and verdict.value != face.value
+    ):
+        # Doubted as a die, and its count unlikely on one and not the likeliest: two pips of a
+        # 4 or a 6 whose others were missed read as a sure 2. Seen, not read (the throw is
+        # thrown again at the table). A die the classifier cannot read (touching others) keeps
+        # a count that no other outdoes.
+        return replace(face, value=None, confidence=verdict.die_probability)
+    return face

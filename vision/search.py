@@ -1,0 +1,182 @@
+"""Stage 4: the search, for the dice the pip stages missed (part of `vision.verify`).
+
+The pips that no die read explains are candidates, each at the die widths it suggests (the
+frame's, or a die of its own size: it may be a pip, or a whole die seen as one blob), and so are
+the places where the frame stands out from the tray (`vision.standout`). Each is looked at by the
+classifier (`vision.looks`); the surest die wins where several land on one. A one the classifier
+is unsure of is found when its pip lies at its centre on a die that stands out; a die read with
+more pips than its box shows is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.classify import Verdict
+from vision.crops import Pyramid
+from vision.face import Face
+from vision.looks import Candidate, decide, is_held, is_taken, look
+from vision.params import ReaderParams
+from vision.pips import Pip
+from vision.standout import standing_out, stands_out
+from vision.types import Frame
+from vision.widths import are_alike, true_width
+
+CENTRED = 0.1
+"""A pip this many die widths from a die's centre or less is at its centre."""
+_ONE_PIP = (0.12, 0.4)
+"""The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
+_SMALLEST_PIP = 0.04
+"""A stray pip this many frame die widths across or more is looked for at the frame's width: as
+small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
+holding its one (`vision.pips`)."""
+
+
+def search(
+    pyramid: Pyramid, pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
+) -> list[Face]:
+    """The dice found around the pips that no die explains, each looked for at the frame's die
+    width and at the widths the pip itself suggests (it may be a pip, or a whole die seen as one
+    dark or bright blob), and where the frame stands out from the tray with no die read there
+    (`vision.standout`); the surest die wins where several land on one."""
+    around_pips = _unexplained(pips, dice, width, params)
+    standouts = standing_out(
+        pyramid,
+        width,
+        lambda x, y: _is_near_start(x, y, width, dice, around_pips, params),
+        params,
+        [(d.x, d.y, true_width(d, params)) for d in dice],
+    )
+    starts = around_pips + [Candidate(x, y, width, None) for x, y in standouts]
+    ranked = sorted(look(pyramid, starts, params, dice), key=lambda cv: -cv[1].die_probability)
+    found: list[Face] = []
+    for candidate, verdict in ranked:
+        if is_taken(candidate.x, candidate.y, candidate.width, found, params):
+            continue
+        accept = params.accept_probability
+        if params.one_accept_probability <= verdict.die_probability < accept and _is_plain_one(
+            pyramid[0], pips, candidate, verdict, params
+        ):
+            accept = params.one_accept_probability
+        die = decide(candidate, verdict, params, accept)
+        if die is not None and _shows_its_pips(pyramid[0], die, params):
+            found.append(die)
+    return found
+
+
+def _shows_its_pips(frame: Frame, die: Face, params: ReaderParams) -> bool:
+    """Whether a die the search found (around a stray pip, or where the frame stands out) shows
+    as many pips as it is read to have: at least ``search_pip_fraction`` of its box per pip
+    differs from the box's median grey by a pip's contrast. Ones and twos cover too little of a
+    die to be told from a speck this way."""
+    if die.value is None or die.value < 3:
+        return True
+    half = max(2, int(die.width / 2))
+    x, y = int(die.x), int(die.y)
+    box = frame[max(0, y - half) : y + half, max(0, x - half) : x + half]
+    if box.size == 0:
+        return True
+    grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    differs = np.abs(grey - float(np.median(grey))) > params.min_pip_contrast
+    return float(differs.mean()) >= params.search_pip_fraction * die.value
+
+
+def _is_plain_one(
+    frame: Frame,
+    pips: tuple[Pip, ...],
+    candidate: Candidate,
+    verdict: Verdict,
+    params: ReaderParams,
+) -> bool:
+    """Whether a die looked for around a pip is read as a one whose pip lies at its centre and
+    is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it
+    (`stands_out`). A speck on a plain tray, which the classifier may take for the pip of a
+    one, has no die around it."""
+    width = candidate.width
+    if verdict.best != 1 or not any(
+        math.hypot(p.x - candidate.x, p.y - candidate.y) < CENTRED * width
+        and _ONE_PIP[0] * width <= p.diameter <= _ONE_PIP[1] * width
+        for p in pips
+    ):
+        return False
+    return stands_out(frame, candidate.x, candidate.y, width, params)
+
+
+def _is_near_start(
+    x: float,
+    y: float,
+    width: float,
+    dice: list[Face],
+    starts: list[Candidate],
+    params: ReaderParams,
+) -> bool:
+    """Whether a die at (x, y) would overlap a die read, or lie where a search already looks."""
+    return is_taken(x, y, width, dice, params) or any(
+        math.hypot(x - c.x, y - c.y) < 0.5 * width for c in starts
+    )
+
+
+def _unexplained(
+    pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
+) -> list[Candidate]:
+    """Where to look for the dice no die read explains: around each pip that no die holds, the
+    strongest first, at each die width it suggests that no pip close by was looked around at
+    already. A pip of a die of the frame's width is looked for at that width (unless it is much
+    more elongated than the pips of the dice read: those lie on the sides of dice seen
+    obliquely), and narrower too when no die was read (the width is then a guess from the pip
+    sizes), and so is a blob from nearly a die across to two (a die whose pips ran together, a
+    dark die run together with its shadow); any blob large enough to be a die of its own is also
+    looked for as one (a dark die whose pips did not show), and a pip far from the frame's pip
+    size as a pip of a die of its own size; with two dice read or more, at no width over
+    ``search_widest`` times the frame's nor under ``search_narrowest`` times it. (The pip of a
+    one beside the blob of its whole die, looked around at the blob's width, is still looked
+    around at the frame's.)"""
+    used = {k for die in dice for k in die.pips}
+    flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
+    most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
+    # Dice in one tray are one size: with two read, the frame's width is no guess.
+    widest = params.search_widest * width if len(dice) >= 2 else math.inf
+    narrowest = params.search_narrowest * width if len(dice) >= 2 else 0.0
+    starts: list[Candidate] = []
+    points: list[tuple[float, float, list[float]]] = []
+    for k, pip in enumerate(pips):
+        if len(points) >= params.max_searches:
+            break
+        if k in used or is_held(pip, dice, params):
+            continue
+        widths = []
+        if (
+            _SMALLEST_PIP * width <= pip.diameter <= 0.4 * width
+            and pip.elongation <= most_elongated
+        ):
+            widths.append(width)
+            if not dice:  # the width is a guess from the pip sizes
+                widths.append(params.guessed_width_narrower * width)
+        elif 0.4 * width < pip.diameter < 2.0 * width:
+            # A whole die of the frame's width seen as one blob, alone or run together with its
+            # shadow or a die beside it.
+            widths.append(width)
+        if pip.diameter >= params.min_die_width:
+            widths.append(params.die_width_per_blob * pip.diameter)
+        if pip.elongation <= most_elongated:
+            widths.append(params.die_width_per_pip * pip.diameter)
+        # A width already looked at around a pip close by is not looked at again from here.
+        near = [
+            w
+            for x, y, looked in points
+            if math.hypot(pip.x - x, pip.y - y) < 0.25 * width
+            for w in looked
+        ]
+        kept: list[float] = []
+        for w in widths:
+            if max(params.min_die_width, narrowest) <= w <= widest and not any(
+                are_alike(w, o) for o in kept + near
+            ):
+                kept.append(w)
+        if kept:
+            points.append((pip.x, pip.y, kept))
+            starts += [Candidate(pip.x, pip.y, w, None) for w in kept]
+    return starts
