@@ -9,8 +9,11 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import cv2
+import numpy as np
+
 from vision.render_core import RenderedDie
-from vision.types import Reading
+from vision.types import Frame, Reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +31,27 @@ class LabelledDie:
     def center(self) -> tuple[float, float]:
         """The centre of the labelled box."""
         return ((self.x_min + self.x_max) / 2, (self.y_min + self.y_max) / 2)
+
+    def scaled(self, factor: float) -> LabelledDie:
+        """The label of the same die in its image resized by ``factor`` (`resized`)."""
+        return LabelledDie(
+            self.x_min * factor,
+            self.y_min * factor,
+            self.x_max * factor,
+            self.y_max * factor,
+            self.value,
+        )
+
+
+def resized(frame: Frame, factor: float) -> Frame:
+    """The frame resized by ``factor``: the tray as a camera with that many times the pixels
+    across (or that much nearer) would see it, only softer when enlarged. Shrunk by averaging."""
+    if factor == 1.0:
+        return frame
+    method = cv2.INTER_AREA if factor < 1.0 else cv2.INTER_LINEAR
+    return np.asarray(
+        cv2.resize(frame, None, fx=factor, fy=factor, interpolation=method), dtype=np.uint8
+    )
 
 
 def rendered_labels(dice: Iterable[RenderedDie]) -> list[LabelledDie]:

@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+DATASETS = ROOT.parent / "shared" / "datasets"
 
 
 def _run(script: str, *args: str) -> str:
@@ -31,3 +34,25 @@ def test_the_speed_benchmark_runs_on_a_few_frames() -> None:
 def test_the_table_benchmark_runs_on_a_few_throws() -> None:
     out = _run("vision_table.py", "--styles", "1", "--throws", "2", "--look", "webcam-desk")
     assert "webcam-desk (1 trays x 2 throws): recall" in out
+
+
+def test_the_accuracy_benchmark_reads_resized_photos() -> None:
+    if not DATASETS.is_dir():
+        pytest.skip(f"{DATASETS} is missing")
+    out = _run(
+        "vision_accuracy.py", "--dataset", "matteop65-wood", "--synthetic", "0", "--scale", "0.8"
+    )
+    assert "matteop65-wood at scale 0.8: images" in out
+    assert "matteop65-wood at scale 0.8 held out from training: images" in out
+
+
+def test_the_accuracy_benchmark_refuses_a_scale_of_nothing() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "vision_accuracy.py"), "--scale", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--scale must be between 0.1 and 8, not 0.0" in done.stderr

@@ -1,0 +1,37 @@
+"""Tests of the scoring helpers: labels and frames resized together still match."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision import read
+from vision.evaluation import LabelledDie, rendered_labels, resized, score_image
+from vision.render import render_tray
+
+
+def test_a_scaled_label_keeps_its_value_and_moves_its_centre() -> None:
+    label = LabelledDie(10.0, 20.0, 30.0, 60.0, 4)
+    bigger = label.scaled(1.5)
+    assert bigger == LabelledDie(15.0, 30.0, 45.0, 90.0, 4)
+    assert bigger.center == (30.0, 60.0)
+
+
+def test_a_frame_is_resized_by_its_factor_and_shrunk_by_averaging() -> None:
+    frame = np.zeros((40, 60, 3), np.uint8)
+    frame[:, 1::2] = 200  # columns alternate 0 and 200: averaged in pairs, 100
+    assert resized(frame, 1.0) is frame
+    assert resized(frame, 2.0).shape == (80, 120, 3)
+    half = resized(frame, 0.5)
+    assert half.shape == (20, 30, 3)
+    assert half.dtype == np.uint8
+    assert np.all(half == 100)
+
+
+def test_a_tray_resized_with_its_labels_is_still_scored_where_its_dice_are() -> None:
+    tray = render_tray([2, 5, 6], seed=11)
+    labels = rendered_labels(tray.dice)
+    assert score_image(read(tray.frame), labels).correct == 3
+    bigger = score_image(read(resized(tray.frame, 1.5)), [d.scaled(1.5) for d in labels])
+    assert bigger.correct == 3
+    # The labels left at their old places would no longer match the dice read.
+    assert score_image(read(resized(tray.frame, 1.5)), labels).correct < 3
