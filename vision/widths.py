@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.blob_dice import BlobDie
 from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
@@ -41,14 +42,16 @@ def die_width(pips: tuple[Pip, ...], faces: list[Face], params: ReaderParams) ->
 
 
 def frame_width(
-    pips: tuple[Pip, ...], faces: list[Face], blob_dice: list[Pip], params: ReaderParams
+    pips: tuple[Pip, ...], faces: list[Face], blob_dice: list[BlobDie], params: ReaderParams
 ) -> float | None:
     """The frame's die width before the classifier has read any die: the faces' (`die_width`),
-    else the width of the dice seen as one blob each, when there are any (the pip sizes would
-    count those blobs as pips)."""
-    if faces or not blob_dice:
-        return die_width(pips, faces, params)
-    return params.die_width_per_blob * float(np.median([p.diameter for p in blob_dice]))
+    unless no face is read and there are dice seen as one blob each: then the widths the
+    classifier took those for dice at (the pip sizes would count those blobs as pips, and faces
+    not read are most often the pips of several dice: dark dice on a light tray, whose grids
+    told a width twice theirs)."""
+    if blob_dice and all(f.value is None for f in faces):
+        return float(np.median([d.width for d in blob_dice]))
+    return die_width(pips, faces, params)
 
 
 def width_of(face: Face, width: float, params: ReaderParams) -> float:

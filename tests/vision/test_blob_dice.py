@@ -15,7 +15,7 @@ from tests.vision.stand_in import (
     pip_at,
     verdict_of,
 )
-from vision.blob_dice import without_faces_of_dice
+from vision.blob_dice import BlobDie, without_faces_of_dice
 from vision.classify import Verdict
 from vision.crops import pyramid_of
 from vision.face import Face
@@ -41,7 +41,9 @@ def test_two_small_dice_run_together_with_their_shadows_are_not_the_pips_of_a_gi
     )
     kept, dice = without_faces_of_dice(pyramid_of(tray.frame), blobs, [giant], PARAMS)
     assert kept == []
-    assert dice == list(blobs)
+    assert [(d.x, d.y) for d in dice] == [(b.x, b.y) for b in blobs]
+    # Each die at the width the classifier was surest of: the narrower one, where it found them.
+    assert [d.width for d in dice] == [0.7 * b.diameter for b in blobs]
 
 
 def test_the_pips_of_a_face_are_looked_at_as_dice_only_while_they_may_all_be(
@@ -63,6 +65,23 @@ def test_the_pips_of_a_face_are_looked_at_as_dice_only_while_they_may_all_be(
     blank = blank_pyramid()
     kept, blobs = without_faces_of_dice(blank, pips, [dice_face, other_face], PARAMS)
     assert kept == [other_face]
-    assert blobs == list(pips[:3])
+    assert blobs == [BlobDie(p.x, p.y, 30.0) for p in pips[:3]]
     assert sorted((x, y) for x, y, _ in looked if x == 300.0) == [(300.0, 100.0)] * 2
     assert len(looked) == 8
+
+
+def test_a_blob_die_takes_the_width_the_classifier_is_surer_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A blob 40 px across, alone on a face of one pip (a one): looked at 40 px wide the
+    # classifier takes it for a die at 0.7, at 28 px at 0.95. Its die is 28 px wide.
+    pips = (pip_at(200.0, 200.0, 40.0),)
+    one = replace(face_at(200.0, 200.0, 40.0, 1), pips=(0,))
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        return verdict_of(none=0.05, v1=0.95) if width < 30.0 else verdict_of(none=0.3, v1=0.7)
+
+    classify_by_place(monkeypatch, verdict)
+    kept, dice = without_faces_of_dice(blank_pyramid(), pips, [one], PARAMS)
+    assert kept == []
+    assert dice == [BlobDie(200.0, 200.0, 0.7 * 40.0)]

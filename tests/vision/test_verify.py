@@ -617,14 +617,18 @@ def test_two_blobs_of_one_die_that_both_point_to_it_are_one_die(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Two 30 px blobs fit a two; each is a die to the classifier at 0.7 of its width, so the two
-    # is no face. Looked around at the blobs' width, neither crop sees a die there, but both
-    # point to one die between them, which is then read from each.
+    # is no face. A five read elsewhere tells the frame's width, 30 px. Looked around at that
+    # width, neither blob's crop sees a die there, but both point to one die between them, which
+    # is then read from each.
     blobs = (pip_at(100.0, 100.0, 30.0), pip_at(150.0, 100.0, 30.0))
     two = Face(125.0, 100.0, (50.0, 0.0), (0.0, 50.0), (0, 1), 2, 50.0, 0.9)
+    five = replace(face_at(200.0, 160.0, 30.0, 5), confidence=0.95)
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         if math.hypot(x - 125.0, y - 100.0) < 3.0:
             return verdict_of(none=0.02, v3=0.98)
+        if math.hypot(x - 200.0, y - 160.0) < 3.0:
+            return verdict_of(none=0.02, v5=0.98)
         if width < 25.0:
             return verdict_of(none=0.1, v1=0.9)
         away = Verdict((0.95, 0.0, 0.0, 0.05, 0.0, 0.0, 0.0, 0.0), ((125.0 - x) / width, 0.0))
@@ -632,8 +636,8 @@ def test_two_blobs_of_one_die_that_both_point_to_it_are_one_die(
 
     classify_by_place(monkeypatch, verdict)
     blank = np.full((200, 250, 3), 128, dtype=np.uint8)
-    read = verify(pyramid_of(blank), blobs, [two], PARAMS)
-    assert [(f.value, f.x, f.y) for f in read] == [(3, 125.0, 100.0)]
+    read = verify(pyramid_of(blank), blobs, [two, five], PARAMS)
+    assert sorted((f.value, f.x, f.y) for f in read) == [(3, 125.0, 100.0), (5, 200.0, 160.0)]
 
 
 def _sure_die(x: float, y: float, width: float, value: int) -> Face:
