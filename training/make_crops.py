@@ -30,6 +30,7 @@ from vision_accuracy import DATASETS, load_labels  # noqa: E402
 from training.split import is_training  # noqa: E402
 from vision.blob_dice import without_faces_of_dice  # noqa: E402
 from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of  # noqa: E402
+from vision.evaluation import LabelledDie, resized  # noqa: E402
 from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
 from vision.pips import Pip  # noqa: E402
@@ -259,8 +260,10 @@ def synthetic(frames: int, seed: int, sink: Sink, preset: str | None = None) -> 
             print(f"  synthetic {kind_name} {index}/{frames}, {len(sink.crops)} crops", flush=True)
 
 
-def real(seed: int, sink: Sink) -> None:
-    """Crops from the training half of every labelled photo folder."""
+def real(seed: int, sink: Sink, scales: tuple[float, ...] = (1.0,)) -> None:
+    """Crops from the training half of every labelled photo folder, each photo resized by each of
+    ``scales`` (`vision.evaluation.resized`: the clutter around the dice is to be no die at any
+    size, not only at the one it was photographed at)."""
     rng = np.random.default_rng(seed + 1)
     for source, folder in enumerate(sorted(DATASETS.iterdir()), start=1):
         if not (folder / "labels.csv").exists():
@@ -269,34 +272,43 @@ def real(seed: int, sink: Sink) -> None:
         for image, labels in sorted(load_labels(folder).items()):
             if not is_training(f"{folder.name}/{image}"):
                 continue
-            frame = cv2.imread(str(folder / image))
-            if frame is None:
+            photo = cv2.imread(str(folder / image))
+            if photo is None:
                 continue
-            # The die width as the reader tells it before the classifier reads any die, so crops
-            # are cut at the widths the reader will cut them. The weights being replaced only
-            # tell which faces are dice lying apart, each seen whole (two dark dice on a light
-            # tray read as a "2" six times their size made every crop of that photo that wide).
-            found = find_pip_faces(frame)
-            pyramid = pyramid_of(frame)
-            kept = without_faces_of_dice(pyramid, found.pips, found.faces, PARAMS)
-            size = frame_width(found.pips, *kept, PARAMS)
-            if size is None:
-                size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
-            dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]
-            cut_frame(
-                pyramid,
-                found,
-                dice,
-                rng,
-                sink,
-                per_die=16,
-                beside=4,
-                background=12,
-                face_turns=4,
-                source=source,
-            )
+            for scale in scales:
+                frame = resized(np.asarray(photo, dtype=np.uint8), scale)
+                _cut_photo(frame, [b.scaled(scale) for b in labels], rng, sink, source)
             images += 1
         print(f"  {folder.name}: {images} training photos, {len(sink.crops)} crops", flush=True)
+
+
+def _cut_photo(
+    frame: np.ndarray, labels: list[LabelledDie], rng: np.random.Generator, sink: Sink, source: int
+) -> None:
+    """The crops of one training photo."""
+    # The die width as the reader tells it before the classifier reads any die, so crops
+    # are cut at the widths the reader will cut them. The weights being replaced only
+    # tell which faces are dice lying apart, each seen whole (two dark dice on a light
+    # tray read as a "2" six times their size made every crop of that photo that wide).
+    found = find_pip_faces(frame)
+    pyramid = pyramid_of(frame)
+    kept = without_faces_of_dice(pyramid, found.pips, found.faces, PARAMS)
+    size = frame_width(found.pips, *kept, PARAMS)
+    if size is None:
+        size = float(np.median([max(b.x_max - b.x_min, b.y_max - b.y_min) for b in labels]))
+    dice = [(*b.center, size, int(b.value or UNREADABLE)) for b in labels]
+    cut_frame(
+        pyramid,
+        found,
+        dice,
+        rng,
+        sink,
+        per_die=16,
+        beside=4,
+        background=12,
+        face_turns=4,
+        source=source,
+    )
 
 
 def main() -> int:
@@ -311,11 +323,16 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-real", action="store_true")
+    parser.add_argument(
+        "--real-scales",
+        default="1",
+        help="comma-separated factors each training photo is cut at, resized (e.g. 0.75,1,1.5)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     sink = Sink()
     if not args.no_real:
-        real(args.seed, sink)
+        real(args.seed, sink, tuple(float(f) for f in args.real_scales.split(",")))
     synthetic(args.synthetic, args.seed, sink)
     for preset in PRESETS:
         synthetic(args.look_alike, args.seed, sink, preset)
