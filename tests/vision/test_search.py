@@ -1,0 +1,250 @@
+"""The search for the dice no face explains: the widths looked at around pips, ones, specks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.stand_in import PARAMS, classify_by_place, face_at, pip_at, stand_in, verdict_of
+from vision.classify import Verdict
+from vision.crops import Pyramid, die_crop, pyramid_of
+from vision.face import Face
+from vision.pips import Pip
+from vision.render import TrayStyle, render_tray
+from vision.verify import verify
+
+
+def test_a_die_no_face_explains_is_found_from_one_of_its_pips() -> None:
+    for seed, value in ((21, 6), (22, 3), (23, 5)):
+        tray = render_tray([value, 2], seed=seed)
+        missed, read = tray.dice
+        corner = (missed.center[0] + 0.25 * missed.size_px, missed.center[1] + 0.2 * missed.size_px)
+        pips = (pip_at(*corner, 0.17 * missed.size_px),)
+        faces = verify(
+            pyramid_of(tray.frame), pips, [face_at(*read.center, read.size_px, 2)], PARAMS
+        )
+        assert len(faces) == 2, faces
+        found = faces[1]
+        assert (
+            math.hypot(found.x - missed.center[0], found.y - missed.center[1])
+            < 0.2 * missed.size_px
+        )
+        assert found.value == value
+
+
+def test_a_die_seen_as_one_blob_is_looked_for_at_the_blob_s_width() -> None:
+    # A dark die whose pips did not show is one blob, far larger than a pip: read as a pip it
+    # would give a die five times too wide.
+    for seed, value in ((31, 4), (32, 2), (33, 6)):
+        tray = render_tray([value], seed=seed)
+        die = tray.dice[0]
+        blob = pip_at(*die.center, die.size_px / PARAMS.die_width_per_blob)
+        faces = verify(pyramid_of(tray.frame), (blob,), [], PARAMS)
+        assert [f.value for f in faces] == [value], (seed, faces)
+        assert (
+            math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+        )
+
+
+def test_a_pip_far_from_the_frame_s_pip_size_is_searched_at_the_width_it_tells() -> None:
+    # With no face kept, the frame's die width is a guess from the pip sizes; here two large
+    # blobs on the empty tray make it three times too wide, and the die is found at the width
+    # its own pip tells.
+    tray = render_tray([3], seed=35)
+    die = tray.dice[0]
+    far_x = 60.0 if die.center[0] > 320 else 580.0
+    blobs = tuple(pip_at(far_x, y, 0.5 * die.size_px) for y in (100.0, 380.0))
+    corner = (die.center[0] + 0.25 * die.size_px, die.center[1] - 0.25 * die.size_px)
+    pips = (pip_at(*corner, die.size_px / PARAMS.die_width_per_pip), *blobs)
+    faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
+    assert [f.value for f in faces] == [3], faces
+    assert math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+
+
+def test_a_die_seen_as_one_blob_smaller_than_a_die_is_looked_for_at_the_frame_s_width() -> None:
+    # The pips of a small die ran together into one blob narrower than the die: read as a
+    # pip it tells a die six times too wide, read as a whole die one too narrow.
+    for seed, value in ((41, 6), (42, 4), (43, 5)):
+        tray = render_tray([value, 2], seed=seed)
+        missed, read = tray.dice
+        blob = pip_at(*missed.center, 0.6 * missed.size_px)
+        faces = verify(
+            pyramid_of(tray.frame), (blob,), [face_at(*read.center, read.size_px, 2)], PARAMS
+        )
+        assert sorted(f.value for f in faces) == sorted([value, 2]), (seed, faces)
+
+
+def test_a_glare_spot_left_of_a_large_die_s_pip_is_looked_for_at_the_frame_s_width() -> None:
+    # A glossy pip of a large die whose glare lies a little off its centre is taken for a dark
+    # die holding its one, and only the glare spot stays: a speck under a twentieth of the die.
+    for seed in (1, 2, 3):
+        tray = render_tray([2, 5], seed=seed, style=replace(TrayStyle(), die_size=(130.0, 140.0)))
+        two, five = tray.dice
+        step = 0.18 * two.size_px
+        spot = pip_at(two.center[0] + step, two.center[1] - step, 0.045 * five.size_px)
+        faces = verify(
+            pyramid_of(tray.frame), (spot,), [face_at(*five.center, five.size_px, 5)], PARAMS
+        )
+        assert sorted(f.value for f in faces) == [2, 5], (seed, faces)
+
+
+def test_with_no_die_read_a_pip_is_also_looked_for_at_a_narrower_width() -> None:
+    # With no die read, the frame's die width is a guess from the pip sizes; a die whose pips
+    # are large for its size (a quarter of it across) would be looked for nearly one and a half
+    # times too wide.
+    for seed, value in ((51, 4), (52, 2), (53, 6), (54, 5), (55, 3), (56, 1)):
+        tray = render_tray([value], seed=seed)
+        die = tray.dice[0]
+        corner = (die.center[0] + 0.25 * die.size_px, die.center[1] + 0.25 * die.size_px)
+        pips = (pip_at(*corner, 0.25 * die.size_px),)
+        faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
+        assert [f.value for f in faces] == [value], (seed, faces)
+        assert (
+            math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+        )
+
+
+def _looks_made(
+    monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pips: tuple[Pip, ...]
+) -> list[tuple[float, float, float]]:
+    """The centre (x, y) and die width of every crop the classifier is given while ``verify``
+    reads the frame."""
+    looks: list[tuple[float, float, float]] = []
+
+    def recording_crop(
+        pyramid: Pyramid, center: tuple[float, float], width: float, angle: float = 0.0
+    ) -> np.ndarray:
+        looks.append((center[0], center[1], width))
+        return die_crop(pyramid, center, width, angle)
+
+    stand_in(monkeypatch, "die_crop", recording_crop)
+    verify(pyramid, pips, faces, PARAMS)
+    return looks
+
+
+def _widths_looked_at(
+    monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, faces: list[Face], pip: Pip
+) -> list[float]:
+    """The die widths of every crop the classifier is given while ``verify`` reads the frame."""
+    return [width for _, _, width in _looks_made(monkeypatch, pyramid, faces, (pip,))]
+
+
+def _widths_around_a_far_blob(
+    monkeypatch: pytest.MonkeyPatch, diameter: float
+) -> tuple[list[float], list[float]]:
+    """The die widths looked at on a tray with two dice read 40 px wide and a blob ``diameter``
+    across away from them: with both dice read, and with the first alone."""
+    tray = render_tray([2, 3], seed=61)
+    faces = [face_at(*d.center, 40.0, d.value) for d in tray.dice]
+    far = (20.0 if tray.dice[0].center[0] > 320 else 620.0, 240.0)
+    blob = pip_at(*far, diameter)
+    pyramid = pyramid_of(tray.frame)
+    return (
+        _widths_looked_at(monkeypatch, pyramid, faces, blob),
+        _widths_looked_at(monkeypatch, pyramid, faces[:1], blob),
+    )
+
+
+def test_with_two_dice_read_no_die_is_looked_for_far_wider_than_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A blob half a die across, away from the dice: as a pip it would tell a die three dice wide.
+    widths, with_one = _widths_around_a_far_blob(monkeypatch, 20.0)
+    assert widths and max(widths) <= PARAMS.search_widest * 40.0
+    # With one die read, the frame's width may be that die's mistake: the wide look is made.
+    assert max(with_one) >= 3.0 * 40.0
+
+
+def test_a_pip_beside_a_blob_looked_around_is_looked_around_at_its_own_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The blob of a whole die (and its shadow) 65 px across, with the pip of its one 5 px off its
+    # centre: the blob is looked around as a die of its own size, the pip at the frame's width.
+    tray = render_tray([2, 3], seed=61)
+    faces = [face_at(*d.center, 40.0, d.value) for d in tray.dice]
+    far = (60.0 if tray.dice[0].center[0] > 320 else 580.0, 240.0)
+    pips = (pip_at(*far, 65.0), pip_at(far[0] + 4.0, far[1] + 3.0, 7.0))
+    looks = _looks_made(monkeypatch, pyramid_of(tray.frame), faces, pips)
+    there = [w for x, y, w in looks if math.hypot(x - far[0], y - far[1]) < 10.0]
+    assert any(w == pytest.approx(65.0) for w in there), there
+    assert any(w == pytest.approx(40.0) for w in there), there
+
+
+def test_with_two_dice_read_no_die_is_looked_for_far_narrower_than_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A blob 16 px across, away from the dice: it may be a die of its own, 16 px wide.
+    widths, with_one = _widths_around_a_far_blob(monkeypatch, 16.0)
+    assert widths and min(widths) >= PARAMS.search_narrowest * 40.0
+    assert min(with_one) == pytest.approx(16.0)
+
+
+def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A classifier that sees a 5 everywhere: a speck of dust gives no die, a die showing 5 does.
+    five = verdict_of(none=0.02, v5=0.98)
+    stand_in(monkeypatch, "classify", lambda crops: [five] * len(crops))
+    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
+    cv2.circle(plain, (160, 120), 1, (60, 60, 60), -1)
+    assert verify(pyramid_of(plain), (pip_at(160.0, 120.0, 4.0),), [], PARAMS) == []
+    tray = render_tray([5], seed=71)
+    die = tray.dice[0]
+    pip = pip_at(*die.center, 0.15 * die.size_px)
+    found = verify(pyramid_of(tray.frame), (pip,), [], PARAMS)
+    assert any(
+        f.value == 5 and math.hypot(f.x - die.center[0], f.y - die.center[1]) < 0.2 * die.size_px
+        for f in found
+    ), found
+
+
+def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A stray 6 px pip, dice 36 px wide (six times it): the classifier leans to a one there but
+    # gives a die only 0.75, under accept_probability. On a die lighter than the tray it is a
+    # one; alone on the plain tray it is a speck. A two so unsure is not found either way.
+    pips = (pip_at(160.0, 120.0, 6.0),)
+
+    def leaning_to(value: int) -> Callable[[float, float, float], Verdict]:
+        def verdict(x: float, y: float, width: float) -> Verdict:
+            if math.hypot(x - 160.0, y - 120.0) < 1.0 and width == pytest.approx(36.0):
+                return verdict_of(none=0.25, **{f"v{value}": 0.75})
+            return verdict_of(none=0.98, v1=0.02)
+
+        return verdict
+
+    plain = np.full((240, 320, 3), 90, dtype=np.uint8)
+    die = cv2.rectangle(plain.copy(), (142, 102), (178, 138), (200, 200, 200), -1)
+    classify_by_place(monkeypatch, leaning_to(1))
+    assert verify(pyramid_of(plain), pips, [], PARAMS) == []
+    found = verify(pyramid_of(die), pips, [], PARAMS)
+    assert [(d.x, d.y, d.value) for d in found] == [(160.0, 120.0, 1)]
+    classify_by_place(monkeypatch, leaning_to(2))
+    assert verify(pyramid_of(die), pips, [], PARAMS) == []
+
+
+def test_a_blob_up_to_two_dice_across_is_looked_for_as_a_die_of_the_frame_s_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A dark die 22 px wide run together with its shadow into one 35 px blob: looked for as a
+    # die 35 px wide (its own) or 210 px (a pip of one), it is none.
+    blank = np.full((240, 480, 3), 128, dtype=np.uint8)  # nothing stands out
+    pips = (pip_at(300.0, 120.0, 35.0),)
+    read_die = face_at(100.0, 100.0, 22.0, 4)
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if math.hypot(x - 100.0, y - 100.0) < 3.0:
+            return verdict_of(none=0.01, v4=0.99)
+        if math.hypot(x - 300.0, y - 120.0) < 3.0 and width == pytest.approx(22.0):
+            return verdict_of(none=0.01, v2=0.99)
+        return verdict_of(none=0.98, v1=0.02)
+
+    classify_by_place(monkeypatch, verdict)
+    dice = verify(pyramid_of(blank), pips, [read_die], PARAMS)
+    assert [(d.x, d.y, d.value) for d in dice] == [(100.0, 100.0, 4), (300.0, 120.0, 2)]
