@@ -26,7 +26,6 @@ from vision.pips import find_pips, to_gray
 from vision.reader import read
 from vision.render import render_tray
 from vision.verify import verify
-from vision.widths import die_width
 
 
 def test_classifier_thresholds_must_be_probabilities() -> None:
@@ -65,25 +64,6 @@ def test_a_face_the_classifier_rejects_does_not_set_the_die_width() -> None:
     pips = (pip_at(*corner, 0.17 * die.size_px),)
     faces = verify(pyramid_of(tray.frame), pips, [screws], PARAMS)
     assert [f.value for f in faces] == [5], faces
-
-
-def test_an_unread_die_does_not_set_the_die_width_when_a_die_was_read() -> None:
-    # An unread die's width is a guess from its pips; one die read tells it better.
-    faces = [
-        face_at(100.0, 100.0, 40.0, 3),
-        *(face_at(300.0, y, 100.0, None) for y in (100.0, 300.0)),
-    ]
-    assert die_width((), faces, PARAMS) == pytest.approx(40.0)
-    assert die_width((), faces[1:], PARAMS) == pytest.approx(100.0)
-
-
-def test_faces_of_several_pips_tell_the_die_width_unless_ones_outnumber_them() -> None:
-    # A one's width is a guess from its pip: a speck taken for a one beside a five made the
-    # median of the two, fitting neither. Five ones outvote a glyph taken for a small two.
-    five, speck = face_at(100.0, 100.0, 127.0, 5), face_at(300.0, 100.0, 26.0, 1)
-    assert die_width((), [five, speck], PARAMS) == pytest.approx(127.0)
-    ones = [face_at(100.0 * k, 300.0, 40.0, 1) for k in range(1, 6)]
-    assert die_width((), [*ones, face_at(20.0, 90.0, 17.0, 2)], PARAMS) == pytest.approx(40.0)
 
 
 def test_a_large_one_is_found_beside_a_five_and_a_speck_taken_for_a_one() -> None:
