@@ -13,14 +13,18 @@ ROOT = Path(__file__).resolve().parents[2]
 DATASETS = ROOT.parent / "shared" / "datasets"
 
 
-def _run(script: str, *args: str) -> str:
-    done = subprocess.run(
+def _launch(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / script), *args],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
+
+
+def _run(script: str, *args: str) -> str:
+    done = _launch(script, *args)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -47,12 +51,6 @@ def test_the_accuracy_benchmark_reads_resized_photos() -> None:
 
 
 def test_the_accuracy_benchmark_refuses_a_scale_of_nothing() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "vision_accuracy.py"), "--scale", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _launch("vision_accuracy.py", "--scale", "0")
     assert done.returncode == 2
     assert "--scale must be between 0.1 and 8, not 0.0" in done.stderr
