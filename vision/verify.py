@@ -3,8 +3,9 @@
 The pip stages find most dice, but miss those whose pips contrast only in colour (red pips on a
 black die, dark pips on a marbled one) and miscount some. Here each face found is a candidate,
 looked at by the classifier, which says where the die centre lies, whether a die is there and
-which face it shows (`vision.looks`). Then the pips that no die kept explains are candidates too,
-and the places where the frame stands out (`vision.search`).
+which face it shows (`vision.looks`); a face it rejects is looked at again narrower, as a die
+whose pips lie near its edges or a one with a large pip. Then the pips that no die kept explains
+are candidates too, and the places where the frame stands out (`vision.search`).
 Die widths are edge to edge (`vision.widths`); the frame's comes from the faces the classifier
 kept (all dice in a tray are the same size), else from the pip sizes; when the search reads dice
 surely at another width, what it missed is looked for again at theirs. A face whose pips are each
@@ -30,10 +31,18 @@ from vision.looks import Candidate, dice_at, is_held, is_taken
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.search import CENTRED, search
+from vision.standout import stands_out
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
 
 _BIG_ONE = 0.7
 """Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
+_PIPS_SPREAD = 0.75
+"""Many dice have their pips nearer their edges: a face of two pips or more rejected at its own
+width is looked for again this much narrower (the width of its pip grid, edge pips included)."""
+_SQUARE = 0.85
+"""A face whose grid steps are this alike in length or more, and ..."""
+_RIGHT_ANGLE = 0.2
+"""... whose steps' cosine is this small or less, is seen square-on (`_is_square`)."""
 _SURE_WIDTH = 0.5
 """Faces read with at least this confidence tell the frame's die width when there are any."""
 _ONE_SIZE_LOOKS = (1.0, 0.75)
@@ -71,6 +80,7 @@ def verify(
         if die is None and candidate.face is not None and len(candidate.face.pips) == 1
     ]
     dice += [die for _, die in dice_at(pyramid, big_ones, params, dice) if die is not None]
+    dice += _spread_pips(pyramid, decided, dice, params)
     # The faces the classifier read surely tell the die width better than all the faces found.
     # With none of them, the pip sizes tell it (the doubtful and unread faces count only when
     # there are no pips either).
@@ -87,6 +97,57 @@ def verify(
             found += search(pyramid, pips, dice + found, again, params)
     dice = _one_size(pyramid, dice + found, params)
     return dice + _glossy_ones(pyramid, spotted, dice, params)
+
+
+def _spread_pips(
+    pyramid: Pyramid,
+    decided: list[tuple[Candidate, Face | None]],
+    dice: list[Face],
+    params: ReaderParams,
+) -> list[Face]:
+    """The faces of two pips or more that the classifier rejected at their own width, found as
+    dice whose pips lie nearer their edges than most (``die_width_per_face``): each is looked
+    for as a die as wide as its pip grid (`_PIPS_SPREAD`), and kept when the classifier is sure
+    of a die there showing the face's count. Looked at a third wider, such a die (a row of
+    touching ivory dice, pips near the edges) fills the crop's edges with its neighbours' pips.
+    A face looked at at the frame's width is not looked at again: its grid, unlike the other
+    dice's, is most often the pips of two dice; nor a face read again narrower but as another
+    count: two screw heads read as a two are a die of some value to the classifier there; nor
+    a face seen obliquely (`_is_square`): the side of a die beside it, which the classifier reads
+    as a die when cut narrower (matteop65-wood two_29, dice_20); nor a die that does not stand
+    out from what lies around it (`vision.standout.stands_out`): two specks on a plain tray, a
+    two to the classifier at 0.84 when cut narrower (synthetic seed 6830)."""
+    faces = [
+        c.face
+        for c, die in decided
+        if die is None
+        and c.face is not None
+        and c.face.value is not None
+        and len(c.face.pips) >= 2
+        and c.width == true_width(c.face, params)
+        and _is_square(c.face)
+    ]
+    found: list[Face] = []
+    for face in faces:
+        start = Candidate(face.x, face.y, _PIPS_SPREAD * true_width(face, params), None)
+        for _, die in dice_at(pyramid, [start], params, dice + found):
+            if (
+                die is not None
+                and die.value == face.value
+                and stands_out(pyramid[0], die.x, die.y, die.width, params)
+            ):
+                found.append(die)
+    return found
+
+
+def _is_square(face: Face) -> bool:
+    """Whether a face's grid is seen square-on: steps alike in length (``_SQUARE``) and nearly
+    at right angles (``_RIGHT_ANGLE``, the cosine between them)."""
+    across, down = math.hypot(*face.u), math.hypot(*face.v)
+    if min(across, down) < _SQUARE * max(across, down):
+        return False
+    cosine = (face.u[0] * face.v[0] + face.u[1] * face.v[1]) / (across * down)
+    return abs(cosine) <= _RIGHT_ANGLE
 
 
 def _glossy_ones(

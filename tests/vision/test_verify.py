@@ -26,6 +26,7 @@ from vision.pips import find_pips, to_gray
 from vision.reader import read
 from vision.render import render_tray
 from vision.verify import verify
+from vision.widths import true_width
 
 
 def test_classifier_thresholds_must_be_probabilities() -> None:
@@ -280,3 +281,93 @@ def test_a_speck_the_search_read_as_a_narrow_one_beside_a_sure_die_is_dropped(
     blank = blank_pyramid()
     assert verify_module._one_size(blank, [four, speck], PARAMS) == [four]
     assert verify_module._one_size(blank, [four, one], PARAMS) == [four, one]
+
+
+def test_a_face_rejected_at_its_own_width_is_looked_at_again_as_wide_as_its_grid(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A die whose pips lie near its edges: its two's grid tells a die a third wider than it is,
+    # and a crop that wide holds the pips of the dice touching it, no die to the classifier; as
+    # wide as the grid, it is a sure two (a row of touching ivory dice, test_read_faces).
+    grid = 50.0
+    own = grid * PARAMS.die_width_per_face
+    two = replace(face_at(250.0, 200.0, grid, 2), pips=(0, 1))
+    pips = (pip_at(232.0, 182.0, 8.0), pip_at(268.0, 218.0, 8.0))
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if (x, y) == (250.0, 200.0) and width < 0.8 * own:
+            return verdict_of(none=0.02, v2=0.98)
+        return verdict_of(none=0.9, v2=0.1)
+
+    classify_by_place(monkeypatch, verdict)
+    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
+    half = round(0.75 * own / 2)
+    frame[200 - half : 200 + half, 250 - half : 250 + half] = 230
+    dice = verify(pyramid_of(frame), pips, [two], PARAMS)
+    assert [(d.value, d.x, d.y) for d in dice] == [(2, 250.0, 200.0)]
+    assert true_width(dice[0], PARAMS) == pytest.approx(0.75 * own)
+    # Two specks on a plain tray, where nothing stands out, are no die however it reads them.
+    assert verify(blank_pyramid(), pips, [two], PARAMS) == []
+
+
+def test_a_face_seen_obliquely_is_not_looked_at_narrower(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The side of a die beside another, its four foreshortened (matteop65-wood two_29): cut
+    # narrower, the classifier reads a sure four there; a side is no die.
+    four = replace(face_at(250.0, 200.0, 50.0, 4), pips=(0, 1, 2, 3))
+    side = replace(four, v=(0.0, 0.7 * four.u[0]))
+    pips = tuple(pip_at(250.0 + dx, 200.0 + dy, 6.0) for dx in (-14, 14) for dy in (-10, 10))
+    looked: list[float] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if (x, y) != (250.0, 200.0):
+            return verdict_of(none=0.95, v1=0.05)
+        looked.append(width)
+        return verdict_of(none=0.9, v4=0.1) if width > 60.0 else verdict_of(none=0.02, v4=0.98)
+
+    classify_by_place(monkeypatch, verdict)
+    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
+    frame[175:225, 225:275] = 230
+    assert verify(pyramid_of(frame), pips, [side], PARAMS) == []
+    assert {round(w) for w in looked} == {66}
+
+
+def test_a_face_rejected_and_read_narrower_as_another_count_is_no_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two screw heads of the tray fit a two; as wide as their grid, the classifier sees a die
+    # there, but a six: that is no two whose pips lie near its edges.
+    grid = 50.0
+    own = grid * PARAMS.die_width_per_face
+    two = replace(face_at(250.0, 200.0, grid, 2), pips=(0, 1))
+    pips = (pip_at(232.0, 182.0, 8.0), pip_at(268.0, 218.0, 8.0))
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if (x, y) == (250.0, 200.0) and width < 0.8 * own:
+            return verdict_of(none=0.02, v6=0.98)
+        return verdict_of(none=0.9, v2=0.1)
+
+    classify_by_place(monkeypatch, verdict)
+    assert verify(blank_pyramid(), pips, [two], PARAMS) == []
+
+
+def test_a_face_looked_at_at_the_frames_width_is_not_looked_at_narrower(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pips of two ones side by side fit a two twice as wide as the sure dice: looked at
+    # their width, it is no die, and no narrower crop is cut on it (between the two ones).
+    sure = [_sure_die(100.0, 100.0, 60.0, 5), _sure_die(400.0, 100.0, 60.0, 3)]
+    wide = replace(face_at(250.0, 300.0, 90.0, 2), pips=(0, 1))
+    pips = (pip_at(200.0, 300.0, 12.0), pip_at(300.0, 300.0, 12.0))
+    cut: list[tuple[float, float, float]] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        cut.append((x, y, width))
+        for die in sure:
+            if math.hypot(x - die.x, y - die.y) < 3.0:
+                return verdict_of(none=0.02, **{f"v{die.value}": 0.98})
+        return verdict_of(none=0.95, v1=0.05)
+
+    classify_by_place(monkeypatch, verdict)
+    verify(blank_pyramid(), pips, [*sure, wide], PARAMS)
+    on_it = sorted({round(w) for x, y, w in cut if (x, y) == (250.0, 300.0)})
+    assert on_it == [60]
