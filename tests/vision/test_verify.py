@@ -347,7 +347,10 @@ def test_a_face_rejected_and_read_narrower_as_another_count_is_no_die(
         return verdict_of(none=0.9, v2=0.1)
 
     classify_by_place(monkeypatch, verdict)
-    assert verify(blank_pyramid(), pips, [two], PARAMS) == []
+    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
+    half = round(0.75 * own / 2)
+    frame[200 - half : 200 + half, 250 - half : 250 + half] = 230  # a screw plate standing out
+    assert verify(pyramid_of(frame), pips, [two], PARAMS) == []
 
 
 def test_a_face_looked_at_at_the_frames_width_is_not_looked_at_narrower(
