@@ -18,7 +18,7 @@ from tests.vision.stand_in import (
 )
 from vision import verify as verify_module
 from vision.classify import Verdict
-from vision.crops import pyramid_of
+from vision.crops import Pyramid, pyramid_of
 from vision.errors import InvalidParams
 from vision.face import Face
 from vision.params import ReaderParams
@@ -283,31 +283,50 @@ def test_a_speck_the_search_read_as_a_narrow_one_beside_a_sure_die_is_dropped(
     assert verify_module._one_size(blank, [four, one], PARAMS) == [four, one]
 
 
+_GRID = 50.0
+_OWN = _GRID * PARAMS.die_width_per_face
+"""The width a two whose grid is ``_GRID`` wide is looked at first: its own."""
+
+
+def _two_rejected_at_its_own_width(
+    monkeypatch: pytest.MonkeyPatch, narrower: Verdict, pyramid: Pyramid
+) -> list[Face]:
+    """A two at (250, 200) whose grid is ``_GRID`` wide, read by ``verify``: at its own width
+    the classifier rejects it, and cut narrower there it says ``narrower``."""
+    two = replace(face_at(250.0, 200.0, _GRID, 2), pips=(0, 1))
+    pips = (pip_at(232.0, 182.0, 8.0), pip_at(268.0, 218.0, 8.0))
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if (x, y) == (250.0, 200.0) and width < 0.8 * _OWN:
+            return narrower
+        return verdict_of(none=0.9, v2=0.1)
+
+    classify_by_place(monkeypatch, verdict)
+    return verify(pyramid, pips, [two], PARAMS)
+
+
+def _standing_out_as_wide_as_the_grid() -> Pyramid:
+    """A plain tray with a light square at (250, 200), 0.75 of ``_OWN`` wide (a die that size)."""
+    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
+    half = round(0.75 * _OWN / 2)
+    frame[200 - half : 200 + half, 250 - half : 250 + half] = 230
+    return pyramid_of(frame)
+
+
 def test_a_face_rejected_at_its_own_width_is_looked_at_again_as_wide_as_its_grid(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A die whose pips lie near its edges: its two's grid tells a die a third wider than it is,
     # and a crop that wide holds the pips of the dice touching it, no die to the classifier; as
     # wide as the grid, it is a sure two (a row of touching ivory dice, test_read_faces).
-    grid = 50.0
-    own = grid * PARAMS.die_width_per_face
-    two = replace(face_at(250.0, 200.0, grid, 2), pips=(0, 1))
-    pips = (pip_at(232.0, 182.0, 8.0), pip_at(268.0, 218.0, 8.0))
-
-    def verdict(x: float, y: float, width: float) -> Verdict:
-        if (x, y) == (250.0, 200.0) and width < 0.8 * own:
-            return verdict_of(none=0.02, v2=0.98)
-        return verdict_of(none=0.9, v2=0.1)
-
-    classify_by_place(monkeypatch, verdict)
-    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
-    half = round(0.75 * own / 2)
-    frame[200 - half : 200 + half, 250 - half : 250 + half] = 230
-    dice = verify(pyramid_of(frame), pips, [two], PARAMS)
+    sure_two = verdict_of(none=0.02, v2=0.98)
+    dice = _two_rejected_at_its_own_width(
+        monkeypatch, sure_two, _standing_out_as_wide_as_the_grid()
+    )
     assert [(d.value, d.x, d.y) for d in dice] == [(2, 250.0, 200.0)]
-    assert true_width(dice[0], PARAMS) == pytest.approx(0.75 * own)
+    assert true_width(dice[0], PARAMS) == pytest.approx(0.75 * _OWN)
     # Two specks on a plain tray, where nothing stands out, are no die however it reads them.
-    assert verify(blank_pyramid(), pips, [two], PARAMS) == []
+    assert _two_rejected_at_its_own_width(monkeypatch, sure_two, blank_pyramid()) == []
 
 
 def test_a_face_seen_obliquely_is_not_looked_at_narrower(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -334,23 +353,12 @@ def test_a_face_seen_obliquely_is_not_looked_at_narrower(monkeypatch: pytest.Mon
 def test_a_face_rejected_and_read_narrower_as_another_count_is_no_die(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Two screw heads of the tray fit a two; as wide as their grid, the classifier sees a die
-    # there, but a six: that is no two whose pips lie near its edges.
-    grid = 50.0
-    own = grid * PARAMS.die_width_per_face
-    two = replace(face_at(250.0, 200.0, grid, 2), pips=(0, 1))
-    pips = (pip_at(232.0, 182.0, 8.0), pip_at(268.0, 218.0, 8.0))
-
-    def verdict(x: float, y: float, width: float) -> Verdict:
-        if (x, y) == (250.0, 200.0) and width < 0.8 * own:
-            return verdict_of(none=0.02, v6=0.98)
-        return verdict_of(none=0.9, v2=0.1)
-
-    classify_by_place(monkeypatch, verdict)
-    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
-    half = round(0.75 * own / 2)
-    frame[200 - half : 200 + half, 250 - half : 250 + half] = 230  # a screw plate standing out
-    assert verify(pyramid_of(frame), pips, [two], PARAMS) == []
+    # Two screw heads of the tray, on a plate that stands out, fit a two; as wide as their
+    # grid, the classifier sees a die there, but a six: that is no two whose pips lie near its
+    # edges.
+    sure_six = verdict_of(none=0.02, v6=0.98)
+    pyramid = _standing_out_as_wide_as_the_grid()
+    assert _two_rejected_at_its_own_width(monkeypatch, sure_six, pyramid) == []
 
 
 def test_a_face_looked_at_at_the_frames_width_is_not_looked_at_narrower(
