@@ -308,7 +308,10 @@ def _measure(
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
     """Drop a candidate that contains candidates of the other polarity: that is a die face (a
     white die on a dark table looks like one big light blob), not a pip. One small spot off the
-    centre is rather a glare on a glossy pip, and the glare is dropped instead. A spot only a
+    centre is rather a glare on a glossy pip, and the glare is dropped instead; two spots or
+    more, each apart from the others, are pips (a die 25 px wide run together with its shadow
+    into one dark blob 40 px across: its five pips lie within 0.4 of that blob of each other,
+    and were dropped as one glare, synthetic seed 4255). A spot only a
     little off the centre may be either a die's one pip or a glare; it is a glare when a spot
     off a pip of the same die (alike and close by) leans the same way (one light makes every
     glare lean alike), else it stays a one. Whole dice seen as blobs lean alike too (their
@@ -330,9 +333,11 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
             continue
         spot = pips[inner[0]]
         offset = math.hypot(spot.x - pip.x, spot.y - pip.y)
-        one_spot = all(  # the same glare may have been found twice, at two scales
-            math.hypot(pips[k].x - spot.x, pips[k].y - spot.y) < _GLARE_SIZE * pip.diameter
-            for k in inner
+        # The same glare may have been found twice, at two scales: within a spot's width of
+        # itself. Spots farther apart are pips (a small die run together with its shadow).
+        spot_size = max(pips[k].diameter for k in inner)
+        one_spot = all(
+            math.hypot(pips[k].x - spot.x, pips[k].y - spot.y) < spot_size for k in inner
         )
         small = max(pips[k].diameter for k in inner) < _GLARE_SIZE * pip.diameter
         if one_spot and small and offset > _GLARE_LEAST_OFFSET * pip.diameter:
