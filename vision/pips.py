@@ -333,14 +333,7 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
             continue
         spot = pips[inner[0]]
         offset = math.hypot(spot.x - pip.x, spot.y - pip.y)
-        # The same glare may have been found twice, at two scales: within a spot's width of
-        # itself. Spots farther apart are pips (a small die run together with its shadow).
-        spot_size = max(pips[k].diameter for k in inner)
-        one_spot = all(
-            math.hypot(pips[k].x - spot.x, pips[k].y - spot.y) < spot_size for k in inner
-        )
-        small = max(pips[k].diameter for k in inner) < _GLARE_SIZE * pip.diameter
-        if one_spot and small and offset > _GLARE_LEAST_OFFSET * pip.diameter:
+        if is_glare_spot(pip, [pips[k] for k in inner]):
             direction = math.atan2(spot.y - pip.y, spot.x - pip.x)
             leaning.append((index, inner, direction, offset > _GLARE_OFFSET * pip.diameter))
         else:
@@ -358,6 +351,20 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
             if pips[index].is_dark:  # glare is light
                 spotted.append(pips[index])
     return [pip for index, pip in enumerate(pips) if index not in dropped], spotted
+
+
+def is_glare_spot(pip: Pip, spots: list[Pip]) -> bool:
+    """Whether the blobs found inside a pip (``spots``, one at least) are one glare spot on it:
+    one small spot (under ``_GLARE_SIZE`` of the pip), found once or at two scales (within a
+    spot's width of itself: spots farther apart are pips, a small die run together with its
+    shadow into one blob), off the pip's centre (a die's one pip lies at its centre)."""
+    spot = spots[0]
+    size = max(s.diameter for s in spots)
+    return (
+        all(math.hypot(s.x - spot.x, s.y - spot.y) < size for s in spots)
+        and size < _GLARE_SIZE * pip.diameter
+        and math.hypot(spot.x - pip.x, spot.y - pip.y) > _GLARE_LEAST_OFFSET * pip.diameter
+    )
 
 
 def _are_siblings(a: Pip, b: Pip) -> bool:

@@ -201,6 +201,24 @@ def test_spots_apart_in_a_blob_are_its_pips_and_one_spot_found_twice_a_glare() -
     assert (kept, spotted) == ([glossy], [])
 
 
+def test_one_small_spot_off_a_pip_centre_is_a_glare() -> None:
+    pip = _spot(100.0, 100.0, 40.0, False)
+    glare = _spot(110.0, 100.0, 8.0, False)
+    assert pips_module.is_glare_spot(pip, [glare])
+    assert pips_module.is_glare_spot(pip, [glare, _spot(110.5, 101.0, 9.0, False)])  # twice
+    assert not pips_module.is_glare_spot(pip, [glare, _spot(100.0, 110.0, 8.0, False)])  # pips
+    assert not pips_module.is_glare_spot(pip, [_spot(110.0, 100.0, 18.0, False)])  # too large
+    assert not pips_module.is_glare_spot(pip, [_spot(102.0, 100.0, 8.0, False)])  # centred
+
+
+def test_a_one_whose_pip_holds_a_glare_spot_is_read() -> None:
+    # Synthetic seeds 4571 and 6248 of the accuracy benchmark: a black one 111 px wide and a
+    # grey one 63 px wide on light trays, whose red pips each hold a glare spot, were taken for
+    # whole dice seen as one blob holding a pip, and missed.
+    for seed in (4571, 6248):
+        assert read(render_tray([1], seed=seed).frame).values == (1,)
+
+
 def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
     # Synthetic seeds 4255 and 7236 of the accuracy benchmark: a green five 25 px wide and a
     # blue six 26 px wide, each alone on a light tray, each run together with its shadow into
