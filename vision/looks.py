@@ -63,14 +63,19 @@ def dice_at(
     classifier doubts is a die (under ``doubted_die_probability``) and that does not stand out
     from what lies around it (`stands_out`) is no die: two specks on a plain tray, read as a
     sure two from their pips, which the classifier gave a die 0.53 and 0.44 (synthetic seeds
-    8335, 8440)."""
+    8335, 8440). Nor is a face of ``stand_out_pips`` pips or fewer that does not stand out,
+    however sure the classifier: two screw heads on a tray's rim were a sure two to it (a die
+    1.0; synthetic seeds 420, 3024, 8410)."""
     decided: list[tuple[Candidate, Face | None]] = []
     for c, verdict in look(pyramid, starts, params, taken):
         die = decide(c, verdict, params)
         if (
             die is not None
             and c.face is not None
-            and verdict.die_probability < params.doubted_die_probability
+            and (
+                verdict.die_probability < params.doubted_die_probability
+                or 0 < len(c.face.pips) <= params.stand_out_pips
+            )
             and not stands_out(pyramid[0], c.x, c.y, c.width, params)
         ):
             die = None

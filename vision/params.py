@@ -170,6 +170,10 @@ class ReaderParams:
     # rest missed, or no die's.
     doubted_die_probability: float = 0.55
     doubted_value_share: float = 0.3
+    # A face of this many pips or fewer is the weakest evidence of a die (specks, screw heads):
+    # it is no die unless it stands out from what lies around it, however sure the classifier
+    # (0: none; a face the classifier doubts must stand out all the same).
+    stand_out_pips: int = 2
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:
@@ -205,7 +209,7 @@ class ReaderParams:
         for name in ("classifier_turns", "face_turns"):
             if getattr(self, name) < 1:
                 raise InvalidParams(f"{name} must be 1 or more, not {getattr(self, name)!r}")
-        for name in ("max_searches", "max_standouts"):
+        for name in ("max_searches", "max_standouts", "stand_out_pips"):
             if getattr(self, name) < 0:
                 raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")
         for name in (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -52,6 +53,8 @@ def test_classifier_thresholds_must_be_probabilities() -> None:
         ReaderParams(search_value_widths=(0.85, 0.0))
     with pytest.raises(InvalidParams, match="one_accept_probability"):
         ReaderParams(one_accept_probability=1.5)
+    with pytest.raises(InvalidParams, match="stand_out_pips"):
+        ReaderParams(stand_out_pips=-1)
 
 
 def test_a_face_the_classifier_rejects_does_not_set_the_die_width() -> None:
@@ -99,7 +102,10 @@ def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at
         return verdict_of(none=0.95, v1=0.05)
 
     classify_by_place(monkeypatch, verdict)
-    dice = verify(blank_pyramid(), pips, [face], PARAMS)
+    # The two's die stands out from the tray (a face of two pips must).
+    frame = np.full((400, 500, 3), 128, dtype=np.uint8)
+    cv2.rectangle(frame, (390, 280), (430, 320), (230, 230, 230), -1)
+    dice = verify(pyramid_of(frame), pips, [face], PARAMS)
     assert sorted((round(d.x), round(d.y), d.value) for d in dice) == [
         (100, 100, 2),
         (250, 100, 2),
