@@ -308,15 +308,15 @@ def _measure(
 def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
     """Drop a candidate that contains candidates of the other polarity: that is a die face (a
     white die on a dark table looks like one big light blob), not a pip. One small spot off the
-    centre is rather a glare on a glossy pip, and the glare is dropped instead; two spots or
-    more, each apart from the others, are pips (a die 25 px wide run together with its shadow
-    into one dark blob 40 px across: its five pips lie within 0.4 of that blob of each other,
-    and were dropped as one glare, synthetic seed 4255). A spot only a
-    little off the centre may be either a die's one pip or a glare; it is a glare when a spot
-    off a pip of the same die (alike and close by) leans the same way (one light makes every
-    glare lean alike), else it stays a one. Whole dice seen as blobs lean alike too (their
-    shadows), but lie farther apart. Returned: the candidates kept, and the dark blobs dropped
-    as dice holding a light spot that may yet be a glare (the pip of a one has no sibling)."""
+    centre is rather a glare on a glossy pip (`is_glare_spot`), and the glare is dropped
+    instead; spots apart from each other are pips (a die 25 px wide run together with its
+    shadow into one dark blob 40 px across: its five light pips were dropped as one glare,
+    synthetic seed 4255). A spot only a little off the centre may be either a die's one pip or
+    a glare; it is a glare when a spot off a pip of the same die (alike and close by) leans the
+    same way (one light makes every glare lean alike), else it stays a one. Whole dice seen as
+    blobs lean alike too (their shadows), but lie farther apart. Returned: the candidates kept,
+    and the dark blobs dropped as dice holding a light spot that may yet be a glare (the pip of
+    a one has no sibling)."""
     dropped: set[int] = set()
     spotted: list[Pip] = []
     leaning: list[tuple[int, list[int], float, bool]] = []
