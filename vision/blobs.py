@@ -2,7 +2,8 @@
 
 Blobs that the threshold ran together (close pips of a small die, or a whole die darker or
 lighter than the tray, pips and all) are thresholded again inside (`_split`). A column of three
-pips that touch (a six with large pips) is cut at its narrow places (`_touching`).
+pips that touch (a six with large pips, or a small six) is cut at its narrow places
+(`_touching`), whether the threshold or the split found it.
 """
 
 from __future__ import annotations
@@ -251,9 +252,10 @@ def _split(
     their die (a dark die on a light tray is darker than its surroundings, pips and all): threshold
     the blob's own pixels again, half way between its darker and lighter parts (Otsu), and keep
     the round parts, darker and lighter ones. The threshold is taken on whichever of grey, blue,
-    green and red varies most inside the blob, so red pips on a black die part too. ``contour``
-    was found ``scale`` times smaller; the split is done at full resolution, where small pips are
-    still whole."""
+    green and red varies most inside the blob, so red pips on a black die part too. A part that
+    is a column of three touching pips is cut at its narrow places (`_touching`: a six 22 px wide
+    seen whole as one blob, synthetic seed 4449). ``contour`` was found ``scale`` times smaller;
+    the split is done at full resolution, where small pips are still whole."""
     if cv2.contourArea(contour) < 2 * params.min_pip_area / (scale * scale):
         return [], []
     outline = (
@@ -302,4 +304,6 @@ def _split(
             blob = _blob_of(part, 1.0, params)
             if blob is not None:
                 out.append(blob)
+            elif len(part) >= 6:
+                out.extend(_touching(part, 1.0, params))
     return darker, lighter

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from tests.vision.drawn import SCHEMES, DrawnDie, blank, draw, draw_die
 from vision import InvalidParams, ReaderParams, read
+from vision import blobs as blobs_module
 from vision import faces as faces_module
 from vision import pips as pips_module
 from vision.blobs import ROUND, box_sum
@@ -242,6 +243,36 @@ def test_a_six_whose_column_pips_touch_is_read(scheme: str, width: int, angle: f
     # long blob, which is no pip; it is cut at its narrow places.
     die = DrawnDie(320, 240, width, 6, angle, scheme, pip_scale=1.45)
     assert read(draw([die]), ReaderParams(use_classifier=False)).values == (6,)
+
+
+def test_a_column_of_touching_pips_in_a_blob_split_again_is_cut_into_pips() -> None:
+    # A small white six seen whole as one light blob: thresholded again inside, each column of
+    # three touching pips is one long dark part, cut at its narrow places into three pips.
+    frame = np.full((80, 80, 3), 128, np.uint8)
+    cv2.rectangle(frame, (26, 26), (53, 53), (235, 235, 235), -1)
+    for x in (33.5, 46.5):
+        for y in (32.0, 39.5, 47.0):
+            centre = (round(16 * x), round(16 * y))
+            cv2.circle(frame, centre, 48, (40, 40, 40), -1, cv2.LINE_AA, 4)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0)
+    gray = to_gray(frame)
+    outline = np.array([[[26, 26]], [[53, 26]], [[53, 53]], [[26, 53]]], dtype=np.int32)
+    darker, _ = blobs_module._split(gray, frame, outline, 1.0, PARAMS)
+    assert sorted((round(b[0]), round(b[1])) for b in darker) == [
+        (34, 32),
+        (34, 40),
+        (34, 47),
+        (46, 32),
+        (46, 40),
+        (46, 47),
+    ]
+
+
+def test_a_small_six_seen_whole_as_one_blob_is_read() -> None:
+    # Synthetic seeds 4449 and 9935 of the accuracy benchmark: a blue six 22 px wide and a
+    # purple one 25 px wide, alone on their trays, their pips touching in columns.
+    for seed in (4449, 9935):
+        assert read(render_tray([6], seed=seed).frame).values == (6,)
 
 
 def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(
