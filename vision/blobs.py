@@ -115,7 +115,6 @@ def _touching(contour: MatLike, scale: float, params: ReaderParams) -> list[Blob
     evenly on a line, a pip's width apart, and circles of their depth cover the blob. Two touching
     blobs are not cut: they are as often two dice as two pips. The circularity given is that
     cover."""
-    x, y, w, h = cv2.boundingRect(contour)
     m = cv2.moments(contour)
     if m["m00"] <= 1e-6 or not _LONG[0] <= region_elongation(m) <= _LONG[1]:
         return []
@@ -123,14 +122,15 @@ def _touching(contour: MatLike, scale: float, params: ReaderParams) -> list[Blob
     across = 0.5 * (m["mu20"] + m["mu02"] - _spread(m)) / m["m00"]
     if not _ROW_AREA[0] <= m["m00"] / (12.0 * math.pi * max(across, 1e-6)) <= _ROW_AREA[1]:
         return []
+    x, y, w, h = cv2.boundingRect(contour)
     mask = np.zeros((h + 2, w + 2), np.uint8)
-    cv2.drawContours(mask, [contour - np.array([x - 1, y - 1], dtype=contour.dtype)], -1, 255, -1)
+    cv2.drawContours(mask, [contour], -1, 255, -1, offset=(1 - x, 1 - y))
     depth = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-    deepest = float(depth.max())
+    _, deepest, _, _ = cv2.minMaxLoc(depth)
     if deepest < 1.5:
         return []
     peaks = (depth >= cv2.dilate(depth, _KERNEL)) & (depth >= _PEAK_LEVEL * deepest)
-    count, _, _, centres = cv2.connectedComponentsWithStats(peaks.astype(np.uint8))
+    count, _, _, centres = cv2.connectedComponentsWithStats(peaks.view(np.uint8))
     if count - 1 != _ROW:
         return []
     points = np.asarray(centres[1:], dtype=np.float64)
