@@ -243,16 +243,23 @@ def test_a_pip_looked_around_where_there_is_no_die_does_not_hide_a_die_beside_it
     assert [(d.x, d.y, d.value) for d in dice] == [(200.0, 120.0, 1)]
 
 
-def test_a_face_the_classifier_doubts_is_dropped_when_no_die_stands_out_around_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Two specks on a plain tray, read as a sure two from their pips: the classifier doubts a
-    # die is there (0.48) without rejecting it. Dropped; on a die's body, kept.
+def _a_two_on_a_plain_tray_and_on_a_die() -> tuple[np.ndarray, np.ndarray, tuple[Pip, Pip], Face]:
+    """A plain tray, the same tray with a light die 30 px wide at (100, 100), and the face of a
+    two there (its two pips and the face)."""
     plain = np.full((240, 320, 3), 128, dtype=np.uint8)
     on_a_die = plain.copy()
     cv2.rectangle(on_a_die, (85, 85), (115, 115), (230, 230, 230), -1)
     pips = (pip_at(94.0, 94.0, 4.0), pip_at(106.0, 106.0, 4.0))
     face = replace(face_at(100.0, 100.0, 30.0 / PARAMS.die_width_per_face, 2), pips=(0, 1))
+    return plain, on_a_die, pips, face
+
+
+def test_a_face_the_classifier_doubts_is_dropped_when_no_die_stands_out_around_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two specks on a plain tray, read as a sure two from their pips: the classifier doubts a
+    # die is there (0.48) without rejecting it. Dropped; on a die's body, kept.
+    plain, on_a_die, pips, face = _a_two_on_a_plain_tray_and_on_a_die()
     classify_by_place(monkeypatch, lambda x, y, width: verdict_of(none=0.52, v2=0.48))
     assert verify(pyramid_of(plain), pips, [face], PARAMS) == []
     assert [f.value for f in verify(pyramid_of(on_a_die), pips, [face], PARAMS)] == [2]
@@ -263,17 +270,14 @@ def test_a_face_of_two_pips_or_fewer_is_dropped_when_no_die_stands_out_around_it
 ) -> None:
     # Two screw heads on a plain tray, read as a two that the classifier is sure of: dropped;
     # on a die's body, kept. Three pips on the plain tray are read all the same.
-    plain = np.full((240, 320, 3), 128, dtype=np.uint8)
-    on_a_die = plain.copy()
-    cv2.rectangle(on_a_die, (85, 85), (115, 115), (230, 230, 230), -1)
-    pips = (pip_at(94.0, 94.0, 4.0), pip_at(106.0, 106.0, 4.0), pip_at(100.0, 100.0, 4.0))
-    two = replace(face_at(100.0, 100.0, 30.0 / PARAMS.die_width_per_face, 2), pips=(0, 1))
+    plain, on_a_die, two_pips, two = _a_two_on_a_plain_tray_and_on_a_die()
+    pips = (*two_pips, pip_at(100.0, 100.0, 4.0))
     three = replace(two, pips=(0, 2, 1), value=3)
 
     def verdict(x: float, y: float, width: float) -> Verdict:
         return verdict_of(none=0.01, v2=0.99) if (x, y) == (100.0, 100.0) else verdict_of(none=1.0)
 
     classify_by_place(monkeypatch, verdict)
-    assert verify(pyramid_of(plain), pips[:2], [two], PARAMS) == []
-    assert [f.value for f in verify(pyramid_of(on_a_die), pips[:2], [two], PARAMS)] == [2]
+    assert verify(pyramid_of(plain), two_pips, [two], PARAMS) == []
+    assert [f.value for f in verify(pyramid_of(on_a_die), two_pips, [two], PARAMS)] == [2]
     assert [f.pips for f in verify(pyramid_of(plain), pips, [three], PARAMS)] == [(0, 2, 1)]
