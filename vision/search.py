@@ -4,13 +4,15 @@ The pips that no die read explains are candidates, each at the die widths it sug
 frame's, or a die of its own size: it may be a pip, or a whole die seen as one blob), and so are
 the places where the frame stands out from the tray (`vision.standout`). Each is looked at by the
 classifier (`vision.looks`); the surest die wins where several land on one. A one the classifier
-is unsure of is found when its pip lies at its centre on a die that stands out; a die read with
-more pips than its box shows is dropped.
+is unsure of is found when its pip lies at its centre on a die that stands out, or looked at
+again narrower (its pip may be drawn large); a die read with more pips than its box shows is
+dropped.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -25,6 +27,12 @@ from vision.standout import standing_out, stands_out
 from vision.types import Frame
 from vision.widths import are_alike, true_width
 
+BIG_ONE = 0.7
+"""Many dice have a larger one pip than the pips of their other faces: a die that may be a one,
+looked for at the width its pip suggests, is looked at again this much narrower."""
+_DOUBTED_ONE = 0.3
+"""A look around a pip that gives a die this probability or more, though too little to find one,
+and reads a one likelier than any other value, is looked at again narrower (`BIG_ONE`)."""
 CENTRED = 0.1
 """A pip this many die widths from a die's centre or less is at its centre."""
 _ONE_PIP = (0.12, 0.4)
@@ -41,7 +49,11 @@ def search(
     """The dice found around the pips that no die explains, each looked for at the frame's die
     width and at the widths the pip itself suggests (it may be a pip, or a whole die seen as one
     dark or bright blob), and where the frame stands out from the tray with no die read there
-    (`vision.standout`); the surest die wins where several land on one."""
+    (`vision.standout`); the surest die wins where several land on one. A look that doubts a one
+    (``_DOUBTED_ONE``) is looked at again `BIG_ONE` as wide, where the classifier is often sure:
+    the one's pip was drawn large, or its die is black on a dark tray, its edges faded (a pearl
+    one 132 px wide looked at 183 px as its pip suggests; black ones 118 and 154 px wide looked
+    at the frame's width, 131 and 148 px: synthetic seeds 9738, 6744, 3442)."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
         pyramid,
@@ -51,9 +63,31 @@ def search(
         [(d.x, d.y, true_width(d, params)) for d in dice],
     )
     starts = around_pips + [Candidate(x, y, width, None) for x, y in standouts]
-    ranked = sorted(look(pyramid, starts, params, dice), key=lambda cv: -cv[1].die_probability)
-    found: list[Face] = []
-    for candidate, verdict in ranked:
+    looked = look(pyramid, starts, params, dice)
+    found = _decided(pyramid, pips, looked, [], params)
+    narrower = [
+        replace(candidate, width=BIG_ONE * candidate.width)
+        for candidate, verdict in looked
+        if verdict.value == 1
+        and _DOUBTED_ONE <= verdict.die_probability < params.accept_probability
+        and not is_taken(candidate.x, candidate.y, candidate.width, found, params)
+    ]
+    if not narrower:
+        return found
+    return _decided(pyramid, pips, look(pyramid, narrower, params, dice + found), found, params)
+
+
+def _decided(
+    pyramid: Pyramid,
+    pips: tuple[Pip, ...],
+    looked: list[tuple[Candidate, Verdict]],
+    found: list[Face],
+    params: ReaderParams,
+) -> list[Face]:
+    """``found`` and the dice decided at the candidates ``looked`` at, the surest first, each
+    unless it lies on a die found already."""
+    found = list(found)
+    for candidate, verdict in sorted(looked, key=lambda cv: -cv[1].die_probability):
         if is_taken(candidate.x, candidate.y, candidate.width, found, params):
             continue
         accept = params.accept_probability

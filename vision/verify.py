@@ -31,12 +31,10 @@ from vision.face import Face
 from vision.looks import Candidate, dice_at, is_held, is_taken
 from vision.params import ReaderParams
 from vision.pips import Pip
-from vision.search import CENTRED, search
+from vision.search import BIG_ONE, CENTRED, search
 from vision.standout import stands_out
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
 
-_BIG_ONE = 0.7
-"""Many dice have a larger one pip: a one rejected is looked at again this much narrower."""
 _PIPS_SPREAD = 0.75
 """Many dice have their pips nearer their edges: a face of two pips or more rejected at its own
 width is looked for again this much narrower (the width of its pip grid, edge pips included)."""
@@ -76,7 +74,7 @@ def verify(
     dice = _apart([die for _, die in decided if die is not None], params)
     # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
     big_ones = [
-        replace(candidate, width=_BIG_ONE * candidate.width)
+        replace(candidate, width=BIG_ONE * candidate.width)
         for candidate, die in decided
         if die is None and candidate.face is not None and len(candidate.face.pips) == 1
     ]

@@ -228,6 +228,14 @@ def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
         assert read(render_tray([value], seed=seed).frame).values == (value,)
 
 
+def test_a_one_the_classifier_doubts_at_the_width_looked_is_read() -> None:
+    # Synthetic seeds 9738 and 6744 of the accuracy benchmark: a pearl one 132 px wide alone on
+    # a wooden tray, looked for at the width its large pip suggests (183 px), and a black one
+    # 118 px wide on a dark tray beside a two and a three, looked for at theirs (131 px).
+    for values, seed in (([1], 9738), ([2, 1, 3], 6744)):
+        assert sorted(read(render_tray(values, seed=seed).frame).values) == sorted(values)
+
+
 @pytest.mark.parametrize("scheme", ["white", "red"])
 def test_a_one_with_a_large_pip_is_read(scheme: str) -> None:
     frame = draw([DrawnDie(320, 240, 60, 1, 30.0, scheme, pip_scale=1.6)])
