@@ -4,9 +4,8 @@ The pips that no die read explains are candidates, each at the die widths it sug
 frame's, or a die of its own size: it may be a pip, or a whole die seen as one blob), and so are
 the places where the frame stands out from the tray (`vision.standout`). Each is looked at by the
 classifier (`vision.looks`); the surest die wins where several land on one. A one the classifier
-is unsure of is found when its pip lies at its centre on a die that stands out, or looked at
-again narrower (its pip may be drawn large); a die read with more pips than its box shows is
-dropped.
+is unsure of is found when its pip lies at its centre on a die that stands out; a die it
+doubts is looked at again narrower; a die read with more pips than its box shows is dropped.
 """
 
 from __future__ import annotations
@@ -27,12 +26,13 @@ from vision.standout import standing_out, stands_out
 from vision.types import Frame
 from vision.widths import are_alike, true_width
 
-BIG_ONE = 0.7
-"""Many dice have a larger one pip than the pips of their other faces: a die that may be a one,
-looked for at the width its pip suggests, is looked at again this much narrower."""
-_DOUBTED_ONE = 0.3
-"""A look around a pip that gives a die this probability or more, though too little to find one,
-and reads a one likelier than any other value, is looked at again narrower (`BIG_ONE`)."""
+NARROWER = 0.7
+"""A die the classifier doubts at the width looked is looked at again this much narrower: many
+dice have their one pip drawn large, or their pips near their edges."""
+_DOUBTED = (0.3, 0.55)
+"""A search look that gives a die this probability or more, though too little to find one, is
+looked at again `NARROWER`: the first when it reads a one likelier than any other value, the
+second when it reads another."""
 CENTRED = 0.1
 """A pip this many die widths from a die's centre or less is at its centre."""
 _ONE_PIP = (0.12, 0.4)
@@ -49,11 +49,14 @@ def search(
     """The dice found around the pips that no die explains, each looked for at the frame's die
     width and at the widths the pip itself suggests (it may be a pip, or a whole die seen as one
     dark or bright blob), and where the frame stands out from the tray with no die read there
-    (`vision.standout`); the surest die wins where several land on one. A look that doubts a one
-    (``_DOUBTED_ONE``) is looked at again `BIG_ONE` as wide, where the classifier is often sure:
-    the one's pip was drawn large, or its die is black on a dark tray, its edges faded (a pearl
-    one 132 px wide looked at 183 px as its pip suggests; black ones 118 and 154 px wide looked
-    at the frame's width, 131 and 148 px: synthetic seeds 9738, 6744, 3442)."""
+    (`vision.standout`); the surest die wins where several land on one. A look that doubts a die
+    (``_DOUBTED``) is looked at again `NARROWER`, where the classifier is often sure: a one's pip
+    was drawn large, or its die is black on a dark tray, its edges faded (a pearl one 132 px wide
+    looked at 183 px as its pip suggests; black ones 118 and 154 px wide looked at the frame's
+    width, 131 and 148 px: synthetic seeds 9738, 6744, 3442), or the die was looked at wider than
+    it is, its crop holding the pips of the dice beside it (a gold two 109 px wide looked at 129
+    px; a six 26 px wide touching a four, at 31 px: 7509, 1063). A die found so must show the
+    value its first look leaned to (`_decided`)."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
         pyramid,
@@ -65,16 +68,30 @@ def search(
     starts = around_pips + [Candidate(x, y, width, None) for x, y in standouts]
     looked = look(pyramid, starts, params, dice)
     found = _decided(pyramid, pips, looked, [], params)
-    narrower = [
-        replace(candidate, width=BIG_ONE * candidate.width)
-        for candidate, verdict in looked
-        if verdict.value == 1
-        and _DOUBTED_ONE <= verdict.die_probability < params.accept_probability
+    for value in range(1, 7):
+        narrower = [
+            replace(candidate, width=NARROWER * candidate.width)
+            for candidate, verdict in looked
+            if verdict.value == value and _doubted(candidate, verdict, found, params)
+        ]
+        if narrower:
+            again = look(pyramid, narrower, params, dice + found)
+            found = _decided(pyramid, pips, again, found, params, value=value)
+    return found
+
+
+def _doubted(
+    candidate: Candidate, verdict: Verdict, found: list[Face], params: ReaderParams
+) -> bool:
+    """Whether a search look is worth looking at again `NARROWER`: it doubts a die there
+    (``_DOUBTED``), no die was found there, and the narrower die would be no narrower than
+    ``min_die_width`` (a speck looked at as small as it was read as a five)."""
+    least = _DOUBTED[0] if verdict.value == 1 else _DOUBTED[1]
+    return (
+        least <= verdict.die_probability < params.accept_probability
+        and NARROWER * candidate.width >= params.min_die_width
         and not is_taken(candidate.x, candidate.y, candidate.width, found, params)
-    ]
-    if not narrower:
-        return found
-    return _decided(pyramid, pips, look(pyramid, narrower, params, dice + found), found, params)
+    )
 
 
 def _decided(
@@ -83,9 +100,16 @@ def _decided(
     looked: list[tuple[Candidate, Verdict]],
     found: list[Face],
     params: ReaderParams,
+    *,
+    value: int | None = None,
 ) -> list[Face]:
     """``found`` and the dice decided at the candidates ``looked`` at, the surest first, each
-    unless it lies on a die found already."""
+    unless it lies on a die found already. Looked at narrower (`_doubted`) where the first looks
+    leaned to ``value``, a die must show that value: around a pip of a two read beside it, off
+    its centre, a look leaning to a two saw that pip alone as a sure one (synthetic seed 5149).
+    And unless that value is one, it must stand out from what lies around it (`stands_out`):
+    two screw heads at a tray's corner, looked at narrower, were a two to the classifier (5487,
+    9716). (A black one on a dark tray does not stand out.)"""
     found = list(found)
     for candidate, verdict in sorted(looked, key=lambda cv: -cv[1].die_probability):
         if is_taken(candidate.x, candidate.y, candidate.width, found, params):
@@ -96,8 +120,14 @@ def _decided(
         ):
             accept = params.one_accept_probability
         die = decide(candidate, verdict, params, accept)
-        if die is not None and _shows_its_pips(pyramid[0], die, params):
-            found.append(die)
+        if die is None or not _shows_its_pips(pyramid[0], die, params):
+            continue
+        if value is not None and (
+            die.value != value
+            or (value != 1 and not stands_out(pyramid[0], die.x, die.y, die.width, params))
+        ):
+            continue
+        found.append(die)
     return found
 
 

@@ -31,7 +31,7 @@ from vision.face import Face
 from vision.looks import Candidate, dice_at, is_held, is_taken
 from vision.params import ReaderParams
 from vision.pips import Pip
-from vision.search import BIG_ONE, CENTRED, search
+from vision.search import CENTRED, NARROWER, search
 from vision.standout import stands_out
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
 
@@ -74,7 +74,7 @@ def verify(
     dice = _apart([die for _, die in decided if die is not None], params)
     # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
     big_ones = [
-        replace(candidate, width=BIG_ONE * candidate.width)
+        replace(candidate, width=NARROWER * candidate.width)
         for candidate, die in decided
         if die is None and candidate.face is not None and len(candidate.face.pips) == 1
     ]
