@@ -85,7 +85,8 @@ def _doubted(
 ) -> bool:
     """Whether a search look is worth looking at again `NARROWER`: it doubts a die there
     (``_DOUBTED``), no die was found there, and the narrower die would be no narrower than
-    ``min_die_width`` (a speck looked at as small as it was read as a five)."""
+    ``min_die_width`` (specks looked at that narrow were read as fives: synthetic seeds 6570,
+    7675)."""
     least = _DOUBTED[0] if verdict.value == 1 else _DOUBTED[1]
     return (
         least <= verdict.die_probability < params.accept_probability
