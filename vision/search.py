@@ -29,7 +29,7 @@ from vision.widths import are_alike, true_width
 NARROWER = 0.7
 """A die the classifier doubts at the width looked is looked at again this much narrower: many
 dice have their one pip drawn large, or their pips near their edges."""
-_DOUBTED = (0.3, 0.55)
+_DOUBTED = (0.22, 0.55)
 """A search look that gives a die this probability or more, though too little to find one, is
 looked at again `NARROWER`: the first when it reads a one likelier than any other value, the
 second when it reads another."""
