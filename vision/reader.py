@@ -2,9 +2,10 @@
 
 The pipeline, one stage per module: `vision.validate` (is this a frame?), `vision.pips` (pip
 candidates), `vision.faces` (pips grouped into faces by their grid), `vision.unread` (dice seen but
-not read), `vision.verify` (every die re-read, `vision.looks`, and missed dice found around stray
-pips and where the frame stands out from the tray, `vision.search` and `vision.standout`, by a
-small CNN: `vision.classify`), `vision.roi` (throwing area).
+not read), `vision.verify` (every die re-read, `vision.looks`, missed dice found around stray pips
+and where the frame stands out from the tray, `vision.search` and `vision.standout`, and a face
+read across two touching dice split into them, `vision.straddle`, by a small CNN:
+`vision.classify`), `vision.roi` (throwing area).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ Last, a die read far narrower than the sure dice, read unsurely at another width
 found by the search as a narrower one, is looked at again at their width, and a dark blob the
 pip stages took for a die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a
 one with a glare spot (a die of another value read there is kept too: the blobs were its glossy
-pips).
+pips). A face read across two touching dice, made of their pips near the edge they share, is
+read as those two dice (`vision.straddle`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.search import CENTRED, NARROWER, search
 from vision.standout import stands_out
+from vision.straddle import split_straddling
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
 
 _PIPS_SPREAD = 0.75
@@ -94,7 +96,7 @@ def verify(
         again = float(np.median([true_width(d, params) for d in sure_found]))
         if not are_alike(again, width):
             found += search(pyramid, pips, dice + found, again, params)
-    dice = _one_size(pyramid, dice + found, params)
+    dice = split_straddling(pyramid, pips, _one_size(pyramid, dice + found, params), params)
     return dice + _glossy_dice(pyramid, spotted, dice, params)
 
 

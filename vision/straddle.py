@@ -1,0 +1,87 @@
+"""Stage 4: two touching dice read as one die between them (part of `vision.verify`).
+
+Two dice lying side by side, square to each other, show a face across the edge they share when
+their pips near that edge make one: the inner pips of two twos make a two, the inner columns of
+two fours a four and of two sixes a six. The pip stages fit a face there and the classifier,
+looking there, is sure of it (synthetic seeds 9891, 5043: two twos). The die read holds the
+inner pips of both dice, so their outer pips stay unexplained beside it, and the search does not
+look there: the dice they belong to would overlap the die read. Here such a die is looked at
+again as two dice, half a die to either side of it along one of its grid's axes, and is
+replaced by them when the classifier is sure of both.
+"""
+
+from __future__ import annotations
+
+import math
+
+from vision.crops import Pyramid
+from vision.face import Face
+from vision.looks import Candidate, dice_at, is_held
+from vision.params import ReaderParams
+from vision.pips import Pip
+from vision.widths import true_width
+
+_BESIDE = 0.5
+"""The two dice are looked for this many die widths to either side of the die read, ..."""
+_NEAR = 0.5
+"""... each where an unexplained pip lies within this many die widths of its centre, ..."""
+_PIP_SIZES = 1.5
+"""... a pip alike in size to the die's own pips, within this ratio."""
+_SURE = 0.9
+"""Each of the two dice must be read with this confidence or more, ..."""
+_APART = 0.3
+"""... its centre at least this many die widths from the die read."""
+
+
+def split_straddling(
+    pyramid: Pyramid, pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams
+) -> list[Face]:
+    """The dice, each die of two pips or more that lies across two touching dice (unexplained
+    pips alike to its own on both sides of it, along one of its grid's axes) replaced by those
+    two dice, when the classifier finds them there surely."""
+    result = list(dice)
+    for die in dice:
+        if len(die.pips) < 2:
+            continue
+        own = [pips[k] for k in die.pips]
+        width = true_width(die, params)
+        others = [d for d in result if d is not die]
+        stray = [
+            p for p in pips if all(_alike(p, o) for o in own) and not is_held(p, result, params)
+        ]
+        for starts in _sides(die, width, stray):
+            split = [
+                d
+                for _, d in dice_at(pyramid, starts, params, others)
+                if d is not None
+                and d.value is not None
+                and d.confidence >= _SURE
+                and math.hypot(d.x - die.x, d.y - die.y) >= _APART * width
+            ]
+            if len(split) == 2:
+                result = others + split
+                break
+    return result
+
+
+def _sides(die: Face, width: float, stray: list[Pip]) -> list[list[Candidate]]:
+    """The pairs of places half a die to either side of ``die`` along each axis of its grid
+    where both places have a ``stray`` pip near them."""
+    pairs = []
+    for step in (die.u, die.v):
+        length = math.hypot(*step)
+        if length <= 0.0:
+            continue
+        dx, dy = _BESIDE * width * step[0] / length, _BESIDE * width * step[1] / length
+        sides = [(die.x - dx, die.y - dy), (die.x + dx, die.y + dy)]
+        if all(any(math.hypot(p.x - x, p.y - y) < _NEAR * width for p in stray) for x, y in sides):
+            pairs.append([Candidate(x, y, width, None) for x, y in sides])
+    return pairs
+
+
+def _alike(pip: Pip, other: Pip) -> bool:
+    """Whether two pips could be of one set of dice: as dark (or as light) against their faces,
+    of sizes within `_PIP_SIZES` of each other."""
+    return pip.is_dark == other.is_dark and max(pip.diameter, other.diameter) <= _PIP_SIZES * min(
+        pip.diameter, other.diameter
+    )
