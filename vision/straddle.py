@@ -12,6 +12,7 @@ replaced by them when the classifier is sure of both.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from vision.crops import Pyramid
@@ -19,6 +20,7 @@ from vision.face import Face
 from vision.looks import Candidate, dice_at, is_held
 from vision.params import ReaderParams
 from vision.pips import Pip
+from vision.search import NARROWER
 from vision.widths import true_width
 
 _BESIDE = 0.5
@@ -30,7 +32,7 @@ _PIP_SIZES = 1.5
 _SURE = 0.9
 """Each of the two dice must be read with this confidence or more, ..."""
 _APART = 0.3
-"""... its centre at least this many die widths from the die read."""
+"""... its centre at least this many of its widths from the die read."""
 
 
 def split_straddling(
@@ -56,7 +58,7 @@ def split_straddling(
                 if d is not None
                 and d.value is not None
                 and d.confidence >= _SURE
-                and math.hypot(d.x - die.x, d.y - die.y) >= _APART * width
+                and math.hypot(d.x - die.x, d.y - die.y) >= _APART * d.width
             ]
             if len(split) == 2:
                 result = others + split
@@ -65,23 +67,24 @@ def split_straddling(
 
 
 def _sides(die: Face, width: float, stray: list[Pip]) -> list[list[Candidate]]:
-    """The pairs of places half a die to either side of ``die`` along each axis of its grid
-    where both places have a ``stray`` pip near them."""
+    """The pairs of places half a die to either side of ``die`` along each axis of its grid,
+    for a die ``width`` wide and for one `NARROWER` (a grid fitted on the pips of two dice may be
+    wider than one die's: two twos 60 px wide, slid a third of a die along their shared edge,
+    made a two 95 px wide), where both places have a ``stray`` pip near them."""
     pairs = []
-    for step in (die.u, die.v):
+    for step, seen in itertools.product((die.u, die.v), (width, NARROWER * width)):
         length = math.hypot(*step)
         if length <= 0.0:
             continue
-        dx, dy = _BESIDE * width * step[0] / length, _BESIDE * width * step[1] / length
+        dx, dy = _BESIDE * seen * step[0] / length, _BESIDE * seen * step[1] / length
         sides = [(die.x - dx, die.y - dy), (die.x + dx, die.y + dy)]
-        if all(any(math.hypot(p.x - x, p.y - y) < _NEAR * width for p in stray) for x, y in sides):
-            pairs.append([Candidate(x, y, width, None) for x, y in sides])
+        if all(any(math.hypot(p.x - x, p.y - y) < _NEAR * seen for p in stray) for x, y in sides):
+            pairs.append([Candidate(x, y, seen, None) for x, y in sides])
     return pairs
 
 
 def _alike(pip: Pip, other: Pip) -> bool:
     """Whether two pips could be of one set of dice: as dark (or as light) against their faces,
     of sizes within `_PIP_SIZES` of each other."""
-    return pip.is_dark == other.is_dark and max(pip.diameter, other.diameter) <= _PIP_SIZES * min(
-        pip.diameter, other.diameter
-    )
+    larger, smaller = max(pip.diameter, other.diameter), min(pip.diameter, other.diameter)
+    return pip.is_dark == other.is_dark and larger <= _PIP_SIZES * smaller
