@@ -1,12 +1,14 @@
 """Dice reader accuracy on the labelled real photos in <repo>/../shared/datasets (and on synthetic
 throws once `vision.render` exists): dice recall, dice precision and throw accuracy per dataset.
 
-Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--failures]
-                                           [--scale F]
+Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--in-a-row N]
+                                           [--failures] [--scale F]
 
 ``--scale`` reads each photo resized by F (its labels too): the same trays as a camera with more
 pixels, or nearer, or farther, would see them. The reader is to handle dice from about 20 px to
-150 px wide without retuning, and it is measured on photos from other cameras.
+150 px wide without retuning, and it is measured on photos from other cameras. ``--in-a-row``
+reads N more synthetic throws whose 2-4 dice lie edge to edge in one row, square to each other:
+touching dice at their hardest.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import importlib
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +39,8 @@ from vision.evaluation import (  # noqa: E402
 )
 
 DATASETS = ROOT.parent / "shared" / "datasets"
+_ROW_SEEDS = 100_000
+"""The seeds of the throws in a row (``--in-a-row``): apart from the other synthetic throws'."""
 
 
 def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
@@ -91,26 +96,37 @@ def _print_time(name: str, seconds: float, frames: int) -> None:
         print(f"  {name}: {1000.0 * seconds / frames:.1f} ms per frame read ({frames} frames)")
 
 
-def evaluate_synthetic(throws: int, params: ReaderParams) -> Score | None:
-    """Per-die accuracy on synthetic throws of 1-6 dice, or None when the renderer is missing."""
+def evaluate_synthetic(
+    throws: int, params: ReaderParams, *, in_a_row: bool = False
+) -> Score | None:
+    """Per-die accuracy on synthetic throws of 1-6 dice, or None when the renderer is missing.
+    ``in_a_row``: throws of 2-4 dice lying edge to edge in one row (`vision.render_style`), the
+    arrangement where touching dice are hardest to tell apart, from other seeds."""
     try:
-        render_tray = importlib.import_module("vision.render").render_tray
-    except (ImportError, AttributeError):
+        render = importlib.import_module("vision.render")
+        render_style = importlib.import_module("vision.render_style")
+    except ImportError:
         return None
     import random
 
-    rng = random.Random(1234)
+    rng = random.Random(1234 if not in_a_row else 4321)
     total = Score()
     seconds = 0.0
-    for seed in range(throws):
-        values = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
-        tray = render_tray(values, seed=seed)
+    for throw in range(throws):
+        if in_a_row:
+            seed = _ROW_SEEDS + throw
+            values = [rng.randint(1, 6) for _ in range(rng.randint(2, 4))]
+            style = replace(render_style.style_from_seed(seed), in_a_row=True)
+            tray = render.render_tray(values, seed=seed, style=style)
+        else:
+            values = [rng.randint(1, 6) for _ in range(rng.randint(1, 6))]
+            tray = render.render_tray(values, seed=throw)
         labels = rendered_labels(tray.dice)
         start = time.perf_counter()
         reading = read(tray.frame, params)
         seconds += time.perf_counter() - start
         total += score_image(reading, labels)
-    _print_time("synthetic", seconds, throws)
+    _print_time("synthetic in a row" if in_a_row else "synthetic", seconds, throws)
     return total
 
 
@@ -131,6 +147,12 @@ def main() -> int:
     parser.add_argument(
         "--synthetic", type=int, default=10000, help="synthetic throws (0: none; default 10000)"
     )
+    parser.add_argument(
+        "--in-a-row",
+        type=int,
+        default=0,
+        help="synthetic throws of 2-4 dice lying edge to edge in a row (default 0: none)",
+    )
     parser.add_argument("--failures", action="store_true", help="list the images read wrong")
     parser.add_argument(
         "--scale", type=float, default=1.0, help="read each photo resized by this factor"
@@ -150,13 +172,18 @@ def main() -> int:
             name = folder.name if args.scale == 1.0 else f"{folder.name} at scale {args.scale:g}"
             _print_score(name, score)
             _print_score(f"{name} held out from training", held_out)
-    if args.synthetic > 0 and args.dataset in (None, "synthetic"):
-        synthetic = evaluate_synthetic(args.synthetic, params)
+    for throws, in_a_row, name in (
+        (args.synthetic, False, "synthetic"),
+        (args.in_a_row, True, "synthetic in a row"),
+    ):
+        if throws <= 0 or args.dataset not in (None, "synthetic"):
+            continue
+        synthetic = evaluate_synthetic(throws, params, in_a_row=in_a_row)
         if synthetic is None:
-            print("skipped synthetic throws: vision.render is not there yet")
+            print(f"skipped {name} throws: vision.render is not there yet")
         else:
             print(
-                f"synthetic ({args.synthetic} throws): dice {synthetic.labelled}, "
+                f"{name} ({throws} throws): dice {synthetic.labelled}, "
                 f"per-die accuracy {synthetic.recall:.4f}, precision {synthetic.precision:.4f}, "
                 f"throw accuracy {synthetic.throw_accuracy:.4f} "
                 f"(unread {synthetic.unread}, precision of values read "

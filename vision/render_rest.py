@@ -20,7 +20,7 @@ from vision.render_die import (
     spin_z,
 )
 from vision.render_face import DieLook
-from vision.render_layout import Footprint, place_dice
+from vision.render_layout import Footprint, place_dice, place_in_row
 from vision.render_lens import distort_points
 from vision.render_style import InvalidRenderRequest, TrayStyle
 
@@ -51,15 +51,25 @@ def rest_poses(
     for attempt in range(80):
         if attempt and attempt % 5 == 0:
             sides = [max(s * 0.9, 8.0) for s in sides]  # they do not fit: smaller dice
-        placed = place_dice(
-            [sides[i] for i in order],
-            area,
-            chances,
-            rng,
-            obstacles=obstacles,
-            clearance=max(sides, default=0.0) * 0.3,
-            accept=in_frame,
-        )
+        if style.in_a_row:
+            placed = place_in_row(
+                [sides[i] for i in order],
+                area,
+                rng,
+                obstacles=obstacles,
+                clearance=max(sides, default=0.0) * 0.3,
+                accept=in_frame,
+            )
+        else:
+            placed = place_dice(
+                [sides[i] for i in order],
+                area,
+                chances,
+                rng,
+                obstacles=obstacles,
+                clearance=max(sides, default=0.0) * 0.3,
+                accept=in_frame,
+            )
         if placed is None:
             continue
         feet = [placed[order.index(i)] for i in range(len(values))]

@@ -78,7 +78,8 @@ class TrayStyle:
     JPEG compression applied (None: none); ``clutter`` 0-1 how many distractors (dust specks, a
     cable, an object reaching in from a corner) lie around; ``walls``: the tray is a box whose
     walls and dark rim show around the floor, on a light table; ``lens`` the barrel distortion of
-    the lens (0: none, 0.3: a cheap wide webcam).
+    the lens (0: none, 0.3: a cheap wide webcam); ``in_a_row``: the dice lie edge to edge in one
+    straight row, square to each other (pushed together, or against a wall), not scattered.
     """
 
     die_size: tuple[float, float] = (45.0, 60.0)
@@ -101,6 +102,7 @@ class TrayStyle:
     clutter: float = 0.3
     walls: bool = False
     lens: float = 0.0
+    in_a_row: bool = False
 
     def __post_init__(self) -> None:
         lo, hi = self.die_size

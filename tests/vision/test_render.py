@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 
 import cv2
@@ -26,7 +27,7 @@ from vision.render import (
     style_from_seed,
     style_like,
 )
-from vision.render_layout import overlaps
+from vision.render_layout import overlaps, place_in_row
 
 CLEAN = TrayStyle(
     die_size=(70.0, 80.0),
@@ -195,6 +196,35 @@ def test_box_walls_keep_the_dice_on_the_floor(seed: int) -> None:
     assert len(floor) == 4
     for die in tray.dice:
         assert cv2.pointPolygonTest(floor, die.center, False) > 0
+
+
+def test_dice_placed_in_a_row_lie_edge_to_edge_in_a_line() -> None:
+    sides = [40.0, 50.0, 45.0, 40.0]
+    row = place_in_row(sides, (0.0, 0.0, 640.0, 480.0), np.random.default_rng(3))
+    assert row is not None
+    assert [spot.side for spot in row] == sides
+    assert len({spot.angle for spot in row}) == 1
+    for before, after in itertools.pairwise(row):
+        assert not before.overlaps(after)
+        gap = math.hypot(after.x - before.x, after.y - before.y) - (before.side + after.side) / 2
+        assert 0.0 < gap < 0.1
+        heading = math.atan2(after.y - before.y, after.x - before.x)
+        assert math.isclose(heading, row[0].angle, abs_tol=1e-9)
+
+
+def test_a_row_that_cannot_fit_is_not_placed() -> None:
+    assert place_in_row([60.0, 60.0], (0.0, 0.0, 80.0, 80.0), np.random.default_rng(0)) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tray_in_a_row_draws_its_dice_side_by_side(seed: int) -> None:
+    style = dataclasses.replace(style_from_seed(seed), in_a_row=True)
+    tray = render_tray([3, 5, 2, 6], seed=seed, style=style)
+    assert [d.value for d in tray.dice] == [3, 5, 2, 6]
+    for before, after in itertools.pairwise(tray.dice):
+        # Neighbours' centres lie about a die apart (the camera's perspective aside).
+        apart = math.hypot(after.center[0] - before.center[0], after.center[1] - before.center[1])
+        assert 0.85 < apart / (0.5 * (before.size_px + after.size_px)) < 1.2
 
 
 @pytest.mark.parametrize("preset", PRESETS)
