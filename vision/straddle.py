@@ -5,9 +5,12 @@ their pips near that edge make one: the inner pips of two twos make a two, the i
 two fours a four and of two sixes a six. The pip stages fit a face there and the classifier,
 looking there, is sure of it (synthetic seeds 9891, 5043: two twos). The die read holds the
 inner pips of both dice, so their outer pips stay unexplained beside it, and the search does not
-look there: the dice they belong to would overlap the die read. Here such a die is looked at
-again as two dice, half a die to either side of it along one of its grid's axes, and is
-replaced by them when the classifier is sure of both.
+look there: the dice they belong to would overlap the die read. So it is with the pip of a one
+and the end pip of a three beside it, read as a two and then as a three by the classifier,
+which left the one out (a row of dice, `benchmarks/vision_accuracy.py --in-a-row`). Here such
+a die, with unexplained pips beside it on one side or both, is looked at again as two dice,
+half a die to either side of it along one of its grid's axes, and is replaced by them when the
+classifier is sure of both.
 """
 
 from __future__ import annotations
@@ -26,21 +29,24 @@ from vision.widths import true_width
 _BESIDE = 0.5
 """The two dice are looked for this many die widths to either side of the die read, ..."""
 _NEAR = 0.5
-"""... each where an unexplained pip lies within this many die widths of its centre, ..."""
+"""... where an unexplained pip lies within this many die widths of the centre of one of them
+(`_pips_beside`) or both, ..."""
 _PIP_SIZES = 1.5
 """... a pip alike in size to the die's own pips, within this ratio."""
 _SURE = 0.9
 """Each of the two dice must be read with this confidence or more, ..."""
 _APART = 0.3
-"""... its centre at least this many of its widths from the die read."""
+"""... its centre at least this many of its widths from the die read, ..."""
+_BESIDE_APART = 0.7
+"""... and this many from the other's: touching dice lie a die apart."""
 
 
 def split_straddling(
     pyramid: Pyramid, pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams
 ) -> list[Face]:
     """The dice, each die of two pips or more that lies across two touching dice (unexplained
-    pips alike to its own on both sides of it, along one of its grid's axes) replaced by those
-    two dice, when the classifier finds them there surely."""
+    pips alike to its own beside it, along one of its grid's axes) replaced by those two dice,
+    when the classifier finds them there surely."""
     result = list(dice)
     for die in dice:
         if len(die.pips) < 2:
@@ -60,7 +66,7 @@ def split_straddling(
                 and d.confidence >= _SURE
                 and math.hypot(d.x - die.x, d.y - die.y) >= _APART * d.width
             ]
-            if len(split) == 2:
+            if len(split) == 2 and _side_by_side(*split) and _pips_beside(split, stray, starts):
                 result = others + split
                 break
     return result
@@ -70,17 +76,50 @@ def _sides(die: Face, width: float, stray: list[Pip]) -> list[list[Candidate]]:
     """The pairs of places half a die to either side of ``die`` along each axis of its grid,
     for a die ``width`` wide and for one `NARROWER` (a grid fitted on the pips of two dice may be
     wider than one die's: two twos 60 px wide, slid a third of a die along their shared edge,
-    made a two 95 px wide), where both places have a ``stray`` pip near them."""
+    made a two 95 px wide), where either place has a ``stray`` pip near it (the other die may
+    be a one, whose pip is in the die read)."""
     pairs = []
     for step, seen in itertools.product((die.u, die.v), (width, NARROWER * width)):
         length = math.hypot(*step)
         if length <= 0.0:
             continue
         dx, dy = _BESIDE * seen * step[0] / length, _BESIDE * seen * step[1] / length
-        sides = [(die.x - dx, die.y - dy), (die.x + dx, die.y + dy)]
-        if all(any(math.hypot(p.x - x, p.y - y) < _NEAR * seen for p in stray) for x, y in sides):
-            pairs.append([Candidate(x, y, seen, None) for x, y in sides])
+        sides = [
+            Candidate(x, y, seen, None)
+            for x, y in ((die.x - dx, die.y - dy), (die.x + dx, die.y + dy))
+        ]
+        if any(_has_stray(side, stray) for side in sides):
+            pairs.append(sides)
     return pairs
+
+
+def _pips_beside(split: list[Face], stray: list[Pip], starts: list[Candidate]) -> bool:
+    """Whether each of the two dice found that was looked for beside a ``stray`` pip shows more
+    than one pip, when only one of them was: the other die's pips are all in the die read (a
+    one, whose pip was fitted with the end pip of a three beside it), but a one found beside a
+    stray pip is no such die (a two with a speck beside it, looked at as two dice, was two
+    ones: synthetic seeds 4754, 8802)."""
+    near = [_has_stray(start, stray) for start in starts]
+    if all(near):
+        return True
+    for start, beside in zip(starts, near, strict=True):
+        if beside:
+            die = min(split, key=lambda d: math.hypot(d.x - start.x, d.y - start.y))
+            return die.value is not None and die.value >= 2
+    return False
+
+
+def _side_by_side(one: Face, other: Face) -> bool:
+    """Whether two dice found lie side by side, not on one die: their centres `_BESIDE_APART`
+    of the wider's width apart or more (a four with a speck beside it, looked at as two dice,
+    was two fours on the one: synthetic seeds 6884, 9552)."""
+    apart = math.hypot(one.x - other.x, one.y - other.y)
+    return apart >= _BESIDE_APART * max(one.width, other.width)
+
+
+def _has_stray(place: Candidate, stray: list[Pip]) -> bool:
+    """Whether a ``stray`` pip lies within `_NEAR` of a die width of a place looked at."""
+    return any(math.hypot(p.x - place.x, p.y - place.y) < _NEAR * place.width for p in stray)
 
 
 def _alike(pip: Pip, other: Pip) -> bool:

@@ -21,7 +21,7 @@ from vision.blobs import ROUND, box_sum
 from vision.face import Face
 from vision.faces import find_faces
 from vision.pips import Pip, _colour_changes, find_pips, planes_of, to_gray
-from vision.render import render_tray
+from vision.render import render_tray, style_from_seed
 
 PARAMS = ReaderParams()
 
@@ -125,6 +125,15 @@ def test_two_touching_twos_in_a_rendered_tray_are_two_dice() -> None:
     # twos 26 px wide, side by side, were read as one two between them.
     for values, seed in (([1, 1, 2, 2, 2, 3], 9891), ([1, 2, 2, 2, 4, 6], 5043)):
         assert sorted(read(render_tray(values, seed=seed).frame).values) == sorted(values)
+
+
+def test_a_one_beside_a_three_in_a_row_is_read() -> None:
+    # Throw 231 of the accuracy benchmark's rows (--in-a-row): the one's pip and the end pip of
+    # the three beside it were fitted as a two, which the classifier read as a three between
+    # them; the one was left out.
+    style = replace(style_from_seed(100_231), in_a_row=True)
+    tray = render_tray([3, 1], seed=100_231, style=style)
+    assert sorted(read(tray.frame).values) == [1, 3]
 
 
 def test_a_mixed_tray_is_read() -> None:
