@@ -51,25 +51,23 @@ def rest_poses(
     for attempt in range(80):
         if attempt and attempt % 5 == 0:
             sides = [max(s * 0.9, 8.0) for s in sides]  # they do not fit: smaller dice
-        if style.in_a_row:
-            placed = place_in_row(
-                [sides[i] for i in order],
-                area,
-                rng,
-                obstacles=obstacles,
-                clearance=max(sides, default=0.0) * 0.3,
-                accept=in_frame,
+        ordered = [sides[i] for i in order]
+        clearance = max(sides, default=0.0) * 0.3
+        placed = (
+            place_in_row(
+                ordered, area, rng, obstacles=obstacles, clearance=clearance, accept=in_frame
             )
-        else:
-            placed = place_dice(
-                [sides[i] for i in order],
+            if style.in_a_row
+            else place_dice(
+                ordered,
                 area,
                 chances,
                 rng,
                 obstacles=obstacles,
-                clearance=max(sides, default=0.0) * 0.3,
+                clearance=clearance,
                 accept=in_frame,
             )
+        )
         if placed is None:
             continue
         feet = [placed[order.index(i)] for i in range(len(values))]
