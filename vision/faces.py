@@ -5,7 +5,8 @@ pips (same polarity, size and face colour) at a plausible distance proposes a fa
 them, grid spacing and rotation from their offset. A proposal stands when the pips near it sit on
 its grid points in one of the six face patterns, no other pip of the kind lies inside the face, and
 the empty grid points look like bare face (not a missed pip, nor the seam of two touching dice).
-Pips far fainter than the others of their face (seen through a translucent die) are left out of it.
+Pips far fainter than the others of their face (seen through a translucent die) are left out of it,
+and so is a faint spot (glare on a glossy face) that keeps the pips around it from fitting any face.
 Proposals are taken greedily, most pips first, so touching dice are separated by their grids rather
 than by their outlines. Pips left over become ones (`vision.ones`); of a top face and the side
 faces of the same die, only the top is kept (`vision.sides`).
@@ -252,15 +253,21 @@ def _fit(
     held = [(k, a, b) for k, (a, b) in zip(kin, q, strict=True) if max(abs(a), abs(b)) <= extent]
     if not held:
         return None
-    errors = [math.hypot(a - round(a), b - round(b)) for _, a, b in held]
-    if max(errors) > tol:
-        return None  # a pip of the kind inside the face but off its grid
-    points = {(round(a), round(b)) for _, a, b in held}
-    if len(points) != len(held):
-        return None
-    value = _PATTERNS.get(frozenset(points))
-    if value is None:
-        return None
+    found = _pattern(held, tol)
+    if found is None:
+        # A glare spot on a glossy face, or a speck, is a pip of the kind to the pip stages: a
+        # six with a glare spot at its centre holds seven. Such a spot is far fainter than the
+        # pips (``ghost_pip_contrast``); without it, the empty grid points must still look bare.
+        # The two corner pips the face is fitted on must not be such spots themselves.
+        least = params.ghost_pip_contrast * max(pips[k].contrast for k, _, _ in held)
+        strong = [(k, a, b) for k, a, b in held if pips[k].contrast >= least]
+        found = None
+        if len(strong) < len(held) and min(pips[i].contrast, pips[j].contrast) >= least:
+            found = _pattern(strong, tol)
+        if found is None:
+            return None
+        held = strong
+    value, points, errors = found
     members = [k for k, _, _ in held]
     elongation = [pips[k].elongation for k in members]
     # Elongation is measured less surely on small pips (a few pixels across).
@@ -288,6 +295,22 @@ def _fit(
         params.die_width_per_spacing * spacing,
         confidence,
     )
+
+
+def _pattern(
+    held: list[tuple[int, float, float]], tol: float
+) -> tuple[int, set[tuple[int, int]], list[float]] | None:
+    """The value whose pattern the pips ``held`` (each with its grid coordinates) make, their grid
+    points and their distances from them; None when a pip lies off the grid (``tol``), two on
+    one point, or the points make no face."""
+    errors = [math.hypot(a - round(a), b - round(b)) for _, a, b in held]
+    if max(errors) > tol:
+        return None  # a pip of the kind inside the face but off its grid
+    points = {(round(a), round(b)) for _, a, b in held}
+    if len(points) != len(held):
+        return None
+    value = _PATTERNS.get(frozenset(points))
+    return None if value is None else (value, points, errors)
 
 
 def _empty_points_bare(
