@@ -29,7 +29,7 @@ import numpy as np
 from vision.blob_dice import without_faces_of_dice
 from vision.crops import Pyramid
 from vision.face import Face
-from vision.looks import Candidate, dice_at, is_held, is_taken
+from vision.looks import Candidate, decide, dice_at, is_held, is_taken, look
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.search import CENTRED, NARROWER, search
@@ -40,6 +40,10 @@ from vision.widths import are_alike, die_width, frame_width, true_width, width_o
 _PIPS_SPREAD = 0.75
 """Many dice have their pips nearer their edges: a face of two pips or more rejected at its own
 width is looked for again this much narrower (the width of its pip grid, edge pips included)."""
+_UNREAD_SPREAD_PIPS = 3
+"""A face of this many pips or more, looked at as wide as its pip grid (`_spread_pips`), keeps its
+count where the classifier sees a die it cannot read and likes no other count better: a die
+in a row of touching dice, its crop holding its neighbours' pips."""
 _SQUARE = 0.85
 """A face whose grid steps are this alike in length or more, and ..."""
 _RIGHT_ANGLE = 0.2
@@ -117,7 +121,9 @@ def _spread_pips(
     a face seen obliquely (`_is_square`): the side of a die beside it, which the classifier reads
     as a die when cut narrower (matteop65-wood two_29, dice_20); nor a die that does not stand
     out from what lies around it (`vision.standout.stands_out`): two specks on a plain tray, a
-    two to the classifier at 0.84 when cut narrower (synthetic seed 6830)."""
+    two to the classifier at 0.84 when cut narrower (synthetic seed 6830). A face of
+    `_UNREAD_SPREAD_PIPS` pips or more keeps its count where the classifier sees a die there
+    that it cannot read, and likes no other count better."""
     faces = [
         c.face
         for c, die in decided
@@ -131,7 +137,15 @@ def _spread_pips(
     found: list[Face] = []
     for face in faces:
         start = Candidate(face.x, face.y, _PIPS_SPREAD * true_width(face, params), None)
-        for _, die in dice_at(pyramid, [start], params, dice + found):
+        for candidate, verdict in look(pyramid, [start], params, dice + found):
+            die = decide(candidate, verdict, params)
+            if (
+                die is not None
+                and die.value is None
+                and len(face.pips) >= _UNREAD_SPREAD_PIPS
+                and verdict.value == face.value
+            ):
+                die = replace(die, value=face.value)
             if (
                 die is not None
                 and die.value == face.value
