@@ -278,12 +278,14 @@ def decide(
     if face.value is None:
         # The centre of pips that fit no face is rough; a face fitted on its grid is exact.
         face = replace(face, x=candidate.x, y=candidate.y)
+        if not are_alike(true_width(face, params), candidate.width):
+            # Nor does their spread tell the die's width: a three read so, 70 px wide for a die
+            # of 40, kept the search off the one touching it (rows throw 143).
+            face = _as_wide(face, candidate, params)
     elif not are_alike(true_width(face, params), candidate.width):
         # Read at the frame's width, far from its own: its grid was wrong (pips of two
         # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
-        u, v = square_grid(candidate.width, params)
-        own = face.width / true_width(face, params)
-        face = replace(face, x=candidate.x, y=candidate.y, u=u, v=v, width=own * candidate.width)
+        face = _as_wide(face, candidate, params)
         if best == UNREADABLE:
             # And the classifier cannot read the die: its count is of a wrong grid (three pips
             # of a six at a tray's edge read as a three). Seen, not read.
@@ -308,3 +310,10 @@ def decide(
         # a count that no other outdoes.
         return replace(face, value=None, confidence=verdict.die_probability)
     return face
+
+
+def _as_wide(face: Face, candidate: Candidate, params: ReaderParams) -> Face:
+    """The face moved to the candidate and made as wide as it, on an upright grid."""
+    u, v = square_grid(candidate.width, params)
+    own = face.width / true_width(face, params)
+    return replace(face, x=candidate.x, y=candidate.y, u=u, v=v, width=own * candidate.width)

@@ -13,6 +13,7 @@ from tests.vision.stand_in import PARAMS, classify_by_place, face_at, pip_at, st
 from vision.classify import Verdict
 from vision.crops import pyramid_of
 from vision.face import Face
+from vision.looks import Candidate, decide
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.render import render_tray
@@ -178,6 +179,19 @@ def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
     assert [(f.u, f.v, f.width) for f in read[:2]] == [(f.u, f.v, f.width) for f in faces[:2]]
     wide = read[2]
     assert math.hypot(*wide.u) == pytest.approx(40.0 / PARAMS.die_width_per_face / 3.5)
+
+
+def test_pips_that_fit_no_face_read_by_the_classifier_make_a_die_as_wide_as_it_looked() -> None:
+    # Two pips of a one and of a two touching it fit no face, and their spread told a die 80 px
+    # wide; read as a one at the frame's 33 px, it kept the search off the two beside it
+    # (synthetic seed 2007, rows throw 143). Pips that fit a face as wide keep their grid.
+    unfitted = replace(face_at(100.0, 100.0, 60.0, None), pips=(0, 1), confidence=0.0)
+    one = decide(Candidate(104.0, 98.0, 33.0, unfitted), verdict_of(none=0.01, v1=0.98), PARAMS)
+    assert one is not None and one.value == 1
+    assert (one.x, one.y, true_width(one, PARAMS)) == pytest.approx((104.0, 98.0, 33.0))
+    fitted = replace(face_at(100.0, 100.0, 33.0 / PARAMS.die_width_per_face, None), pips=(0, 1))
+    die = decide(Candidate(104.0, 98.0, 33.0, fitted), verdict_of(none=0.01, v1=0.98), PARAMS)
+    assert die is not None and (die.u, die.v, die.width) == (fitted.u, fitted.v, fitted.width)
 
 
 def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsure(
