@@ -35,7 +35,7 @@ looked at again `NARROWER`: the first when it reads a one likelier than any othe
 second when it reads another."""
 CENTRED = 0.1
 """A pip this many die widths from a die's centre or less is at its centre."""
-_ONE_PIP = (0.12, 0.4)
+ONE_PIP = (0.12, 0.4)
 """The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
@@ -157,13 +157,13 @@ def _is_plain_one(
     params: ReaderParams,
 ) -> bool:
     """Whether a die looked for around a pip is read as a one whose pip lies at its centre and
-    is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it
+    is a one's size (`ONE_PIP`), on a die that stands out from what lies around it
     (`stands_out`). A speck on a plain tray, which the classifier may take for the pip of a
     one, has no die around it."""
     width = candidate.width
     if verdict.best != 1 or not any(
         math.hypot(p.x - candidate.x, p.y - candidate.y) < CENTRED * width
-        and _ONE_PIP[0] * width <= p.diameter <= _ONE_PIP[1] * width
+        and ONE_PIP[0] * width <= p.diameter <= ONE_PIP[1] * width
         for p in pips
     ):
         return False

@@ -292,6 +292,14 @@ def test_a_one_whose_pip_holds_a_glare_spot_is_read() -> None:
         assert read(render_tray([1], seed=seed).frame).values == (1,)
 
 
+def test_a_one_whose_glossy_pip_is_large_is_looked_at_as_wide_as_the_other_dice() -> None:
+    # Synthetic seed 782 of the accuracy benchmark: an ivory one 114 px wide among five dice,
+    # its dark pip 33 px across holding a glare spot, was looked at only 4.5 pips wide (150 px),
+    # where the classifier saw no die; at the other dice's width (113 px) it reads a one.
+    values = [1, 2, 3, 4, 5, 5]
+    assert sorted(read(render_tray([2, 4, 5, 5, 3, 1], seed=782).frame).values) == values
+
+
 def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
     # Synthetic seeds 4255 and 7236 of the accuracy benchmark: a green five 25 px wide and a
     # blue six 26 px wide, each alone on a light tray, each run together with its shadow into

@@ -262,7 +262,7 @@ def test_a_dark_blob_taken_for_a_die_holding_its_one_is_looked_at_as_a_glossy_pi
 
     classify_by_place(monkeypatch, verdict)
     blobs = (glossy, of_two, nothing, off_one, held)
-    found = verify_module._glossy_dice(blank_pyramid(), blobs, [read_die], PARAMS)
+    found = verify_module._glossy_dice(blank_pyramid(), blobs, [read_die], 112.5, PARAMS)
     below = 100.0 + 0.33 * 112.5
     assert [(d.value, d.x, d.y, d.width) for d in found] == [
         (1, 100.0, 100.0, 112.5),
@@ -276,6 +276,27 @@ def test_a_dark_blob_taken_for_a_die_holding_its_one_is_looked_at_as_a_glossy_pi
         (400.0, 100.0),
         (400.0, below),
     }
+
+
+def test_a_glossy_blob_of_a_one_s_pip_size_is_looked_at_as_wide_as_the_frame_s_dice_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Synthetic seed 782: an ivory one's pip 33 px across, 0.29 of its die, was looked at only
+    # 4.5 pips wide (150 px), where the classifier saw no die; at the frame's width it is a one.
+    # A blob too small for a one's pip at the frame's width is looked at 4.5 times as wide only.
+    large, small = pip_at(100.0, 100.0, 30.0), pip_at(300.0, 100.0, 8.0)
+    looked: list[tuple[float, float]] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        looked.append((x, width))
+        if width == pytest.approx(100.0):
+            return verdict_of(none=0.05, v1=0.95)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    found = verify_module._glossy_dice(blank_pyramid(), (large, small), [], 100.0, PARAMS)
+    assert [(d.value, d.x, d.y, d.width) for d in found] == [(1, 100.0, 100.0, 100.0)]
+    assert {(x, round(w, 1)) for x, w in looked} == {(100.0, 135.0), (100.0, 100.0), (300.0, 36.0)}
 
 
 def test_a_lone_large_die_whose_glossy_pips_were_taken_for_dark_dice_is_read() -> None:
