@@ -7,10 +7,11 @@ which face it shows (`vision.looks`); a face it rejects is looked at again narro
 whose pips lie near its edges or a one with a large pip. Then the pips that no die kept explains
 are candidates too, and the places where the frame stands out (`vision.search`).
 Die widths are edge to edge (`vision.widths`); the frame's comes from the faces the classifier
-kept (all dice in a tray are the same size), else from the pip sizes; when the search reads dice
-surely at another width, what it missed is looked for again at theirs. A face whose pips are each
-a whole die to the classifier (dark dice lying apart on a light tray) is dropped first, and its
-pips looked at as dice (`vision.blob_dice`).
+kept (all dice in a tray are the same size), else from the pip sizes (with no face kept at all,
+each is looked at its own width again: the width was told by faces that are no dice); when the
+search reads dice surely at another width, what it missed is looked for again at theirs. A face
+whose pips are each a whole die to the classifier (dark dice lying apart on a light tray) is
+dropped first, and its pips looked at as dice (`vision.blob_dice`).
 Last, a die read far narrower than the sure dice, read unsurely at another width than theirs, or
 found by the search as a narrower one, is looked at again at their width, and a dark blob the
 pip stages took for a die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a
@@ -86,6 +87,8 @@ def verify(
     ]
     dice += [die for _, die in dice_at(pyramid, big_ones, params, dice) if die is not None]
     dice += _spread_pips(pyramid, decided, dice, params)
+    if not dice:
+        dice = _at_own_width(pyramid, decided, params)
     # The faces the classifier read surely tell the die width better than all the faces found.
     # With none of them, the pip sizes tell it (the doubtful and unread faces count only when
     # there are no pips either).
@@ -153,6 +156,27 @@ def _spread_pips(
             ):
                 found.append(die)
     return found
+
+
+def _at_own_width(
+    pyramid: Pyramid, decided: list[tuple[Candidate, Face | None]], params: ReaderParams
+) -> list[Face]:
+    """With no die read at all, the faces of two pips or more looked at the frame's width, far
+    from their own, looked at again at their own: the frame's width is then the median of faces
+    that are no dice (two screw heads on a tray's rim, 47 px apart, read as a two beside a yellow
+    two of 28 px, which was looked at 44 px wide and rejected: synthetic seed 5086)."""
+    starts = [
+        Candidate(c.face.x, c.face.y, true_width(c.face, params), c.face)
+        for c, die in decided
+        if die is None
+        and c.face is not None
+        and c.face.value is not None
+        and len(c.face.pips) >= 2
+        and not are_alike(c.width, true_width(c.face, params))
+    ]
+    return _apart(
+        [die for _, die in dice_at(pyramid, starts, params, ()) if die is not None], params
+    )
 
 
 def _is_square(face: Face) -> bool:

@@ -300,6 +300,14 @@ def test_a_one_whose_glossy_pip_is_large_is_looked_at_as_wide_as_the_other_dice(
     assert sorted(read(render_tray([2, 4, 5, 5, 3, 1], seed=782).frame).values) == values
 
 
+def test_a_die_alone_beside_two_screw_heads_read_as_a_face_is_read_at_its_own_width() -> None:
+    # Synthetic seed 5086 of the accuracy benchmark: a yellow two 28 px wide, and two screw
+    # heads on the tray's rim fitted as a two 63 px wide. Both were looked at the median width
+    # (44 px) and rejected, and the search looked for dice 60 px wide: with no die read, each
+    # face is looked at its own width again.
+    assert read(render_tray([2], seed=5086).frame).values == (2,)
+
+
 def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
     # Synthetic seeds 4255 and 7236 of the accuracy benchmark: a green five 25 px wide and a
     # blue six 26 px wide, each alone on a light tray, each run together with its shadow into
