@@ -255,9 +255,10 @@ def decide(
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
     classifier is sure of another value (or sure there is no die), or doubts both the die and the
     count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
-    read a die whose grid is unlike the frame's width (unread too); a die looked for around a
-    pip needs the classifier to be fairly sure it is there (``accept``, by default
-    ``accept_probability``)."""
+    read a die whose grid is unlike the frame's width (unread too); pips that fit no face are a
+    die (unread, unless the classifier reads it) only where the classifier doubts one no more
+    than ``doubted_die_probability``; a die looked for around a pip needs the classifier to be
+    fairly sure it is there (``accept``, by default ``accept_probability``)."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     face = candidate.face
@@ -274,6 +275,10 @@ def decide(
     # A lone pip read as a one is the weakest evidence of a die: a speck or a screw head looks so.
     floor = params.reject_single_probability if len(face.pips) == 1 else params.reject_probability
     if verdict.die_probability < floor:
+        return None
+    if face.value is None and verdict.die_probability < params.doubted_die_probability:
+        # Pips that fit no face, where the classifier doubts a die: keys of a keyboard, specks.
+        # Reported unread, they would have the throw thrown again for nothing.
         return None
     if face.value is None:
         # The centre of pips that fit no face is rough; a face fitted on its grid is exact.

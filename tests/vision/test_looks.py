@@ -194,6 +194,17 @@ def test_pips_that_fit_no_face_read_by_the_classifier_make_a_die_as_wide_as_it_l
     assert die is not None and (die.u, die.v, die.width) == (fitted.u, fitted.v, fitted.width)
 
 
+def test_pips_that_fit_no_face_where_the_classifier_doubts_a_die_are_no_die() -> None:
+    # Keys of a keyboard, their letters taken for pips that fit no face: the classifier gave a
+    # die 0.46 there (synthetic seed 6210); reported unread, it would have the throw thrown
+    # again. Where it is surer of a die that it cannot read, the die is seen but unread.
+    unfitted = replace(face_at(100.0, 100.0, 30.0, None), pips=(0, 1, 2), confidence=0.0)
+    at = Candidate(100.0, 100.0, 40.0, unfitted)
+    assert decide(at, verdict_of(none=0.54, v6=0.37, v7=0.09), PARAMS) is None
+    seen = decide(at, verdict_of(none=0.3, v7=0.7), PARAMS)
+    assert seen is not None and seen.value is None
+
+
 def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsure(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
