@@ -35,6 +35,10 @@ looked at again `NARROWER`: the first when it reads a one likelier than any othe
 second when it reads another."""
 CENTRED = 0.1
 """A pip this many die widths from a die's centre or less is at its centre."""
+_NEAR_CENTRE = 0.2
+"""A pip this many die widths from a die's centre or less is nearer it than any corner pip."""
+_CENTRE_PIP = (3, 5)
+"""The faces of more than one pip that hold one at their centre."""
 ONE_PIP = (0.12, 0.4)
 """The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
 _SMALLEST_PIP = 0.04
@@ -123,6 +127,8 @@ def _decided(
         die = decide(candidate, verdict, params, accept)
         if die is None or not _shows_its_pips(pyramid[0], die, params):
             continue
+        if _a_speck_read_as_pips(pyramid[0], pips, die, params):
+            continue
         if value is not None and (
             die.value != value
             or (value != 1 and not stands_out(pyramid[0], die.x, die.y, die.width, params))
@@ -147,6 +153,25 @@ def _shows_its_pips(frame: Frame, die: Face, params: ReaderParams) -> bool:
     grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY).astype(np.float32)
     differs = np.abs(grey - float(np.median(grey))) > params.min_pip_contrast
     return float(differs.mean()) >= params.search_pip_fraction * die.value
+
+
+def _a_speck_read_as_pips(
+    frame: Frame, pips: tuple[Pip, ...], die: Face, params: ReaderParams
+) -> bool:
+    """Whether a die the search read as a face with a centre pip and others (`_CENTRE_PIP`)
+    holds one pip found alone, near its centre (`_NEAR_CENTRE`), and does not stand out from
+    what lies around it (`stands_out`): a speck on a plain tray, looked around at the frame's
+    width, that the classifier read as a five (synthetic seeds 2145, 2412, 5139, 9284). Small
+    sixes whose pips ran together hold one blob found near their centre, and are dice."""
+    if die.value not in _CENTRE_PIP:
+        return False
+    held = [p for p in pips if math.hypot(p.x - die.x, p.y - die.y) < 0.45 * die.width]
+    if (
+        len(held) != 1
+        or math.hypot(held[0].x - die.x, held[0].y - die.y) > _NEAR_CENTRE * die.width
+    ):
+        return False
+    return not stands_out(frame, die.x, die.y, die.width, params)
 
 
 def _is_plain_one(

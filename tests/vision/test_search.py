@@ -19,6 +19,7 @@ from tests.vision.stand_in import (
     stand_in,
     verdict_of,
 )
+from vision import search as search_module
 from vision.classify import Verdict
 from vision.crops import Pyramid, die_crop, pyramid_of
 from vision.face import Face
@@ -209,6 +210,26 @@ def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
         f.value == 5 and math.hypot(f.x - die.center[0], f.y - die.center[1]) < 0.2 * die.size_px
         for f in found
     ), found
+
+
+def test_a_lone_pip_at_the_centre_of_a_die_read_as_a_five_is_a_speck_unless_it_stands_out() -> None:
+    # Synthetic seeds 2145, 2412, 5139, 9284: a speck on a plain tray, looked around at the
+    # frame's width, was a sure five to the classifier. A small six whose pips ran together
+    # into one blob near its centre is a die, and so is a five on a die that stands out.
+    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
+    cv2.circle(plain, (160, 120), 6, (60, 60, 60), -1)
+    lit = cv2.rectangle(plain.copy(), (137, 97), (183, 143), (235, 235, 235), -1)
+    cv2.circle(lit, (160, 120), 6, (60, 60, 60), -1)
+    speck = (pip_at(160.0, 120.0, 12.0),)
+
+    def is_speck(frame: np.ndarray, pips: tuple[Pip, ...], value: int) -> bool:
+        die = face_at(162.0, 121.0, 45.0, value)
+        return search_module._a_speck_read_as_pips(frame, pips, die, PARAMS)
+
+    assert is_speck(plain, speck, 5) and is_speck(plain, speck, 3)
+    assert not is_speck(plain, speck, 6)
+    assert not is_speck(lit, speck, 5)
+    assert not is_speck(plain, (*speck, pip_at(172.0, 109.0, 12.0)), 5)
 
 
 def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
