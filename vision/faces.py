@@ -261,7 +261,6 @@ def _fit(
         # The two corner pips the face is fitted on must not be such spots themselves.
         least = params.ghost_pip_contrast * max(pips[k].contrast for k, _, _ in held)
         strong = [(k, a, b) for k, a, b in held if pips[k].contrast >= least]
-        found = None
         if len(strong) < len(held) and min(pips[i].contrast, pips[j].contrast) >= least:
             found = _pattern(strong, tol)
         if found is None:

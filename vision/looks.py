@@ -256,9 +256,9 @@ def decide(
     classifier is sure of another value (or sure there is no die), or doubts both the die and the
     count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
     read a die whose grid is unlike the frame's width (unread too); pips that fit no face are a
-    die (unread, unless the classifier reads it) only where the classifier doubts one no more
-    than ``doubted_die_probability``; a die looked for around a pip needs the classifier to be
-    fairly sure it is there (``accept``, by default ``accept_probability``)."""
+    die (unread, unless the classifier reads it) only where the classifier gives a die
+    ``doubted_die_probability`` or more; a die looked for around a pip needs the classifier to
+    be fairly sure it is there (``accept``, by default ``accept_probability``)."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     face = candidate.face

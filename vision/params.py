@@ -69,7 +69,8 @@ class ReaderParams:
     foreign_extent: float = 1.5
     empty_point_tolerance: float = 0.5
     # A face's pips under this share of its strongest pip's contrast are seen through the die
-    # (the opposite face's, on a translucent die) and left out of it (vision.faces).
+    # (the opposite face's, on a translucent die) and left out of it, and so are such faint
+    # spots (glare) that keep the pips around them from fitting any face (vision.faces).
     ghost_pip_contrast: float = 0.35
     # Past an empty corner of the grid (in grid steps from the centre) lies face too.
     corner_extent: float = 1.25
