@@ -232,6 +232,27 @@ def test_a_lone_pip_at_the_centre_of_a_die_read_as_a_five_is_a_speck_unless_it_s
     assert not is_speck(plain, (*speck, pip_at(172.0, 109.0, 12.0)), 5)
 
 
+def test_a_one_read_off_a_lone_speck_s_centre_and_unsurely_is_a_speck() -> None:
+    # Synthetic seeds 6894, 8088, 2139: a speck on a plain tray; the first look moved off it,
+    # and the classifier saw a one about it there (a die 0.83-0.91). A one's pip lies at its
+    # die's centre; read surely, or on a die that stands out, it is a one.
+    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
+    cv2.circle(plain, (160, 120), 4, (60, 60, 60), -1)
+    lit = cv2.rectangle(plain.copy(), (137, 97), (183, 143), (235, 235, 235), -1)
+    cv2.circle(lit, (160, 120), 4, (60, 60, 60), -1)
+    speck = (pip_at(160.0, 120.0, 8.0),)
+
+    def is_speck(frame: np.ndarray, x: float, value: int, confidence: float) -> bool:
+        die = replace(face_at(x, 121.0, 45.0, value), confidence=confidence)
+        return search_module._a_speck_read_as_a_one(frame, speck, die, PARAMS)
+
+    assert is_speck(plain, 165.0, 1, 0.88)
+    assert not is_speck(plain, 165.0, 1, 0.97)
+    assert not is_speck(plain, 160.5, 1, 0.88)
+    assert not is_speck(lit, 165.0, 1, 0.88)
+    assert not is_speck(plain, 165.0, 2, 0.88)
+
+
 def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
