@@ -130,8 +130,10 @@ def _decided(
         die = decide(candidate, verdict, params, accept)
         if die is None or not _shows_its_pips(pyramid[0], die, params):
             continue
-        if _a_speck_read_as_pips(pyramid[0], pips, die, params) or _a_speck_read_as_a_one(
-            pyramid[0], pips, die, params
+        if (
+            _a_speck_read_as_pips(pyramid[0], pips, die, params)
+            or _a_speck_read_as_a_one(pyramid[0], pips, die, params)
+            or _cut_by_the_frame(pyramid[0], die, params)
         ):
             continue
         if value is not None and (
@@ -194,6 +196,16 @@ def _a_speck_read_as_a_one(
     if len(held) != 1 or math.hypot(held[0].x - die.x, held[0].y - die.y) < CENTRED * die.width:
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
+
+
+def _cut_by_the_frame(frame: Frame, die: Face, params: ReaderParams) -> bool:
+    """Whether a die the search found lies centred less than half its width from the frame's
+    edge, and stands out from nothing around it (`stands_out`): specks near a tray's corner,
+    their crops filled out from the frame's edge, were read as twos (synthetic seeds 420, 522,
+    2680, 5868). A die half out of view is not read."""
+    height, width = frame.shape[:2]
+    margin = min(die.x, die.y, width - 1 - die.x, height - 1 - die.y)
+    return margin < 0.5 * die.width and not stands_out(frame, die.x, die.y, die.width, params)
 
 
 def _is_plain_one(

@@ -253,6 +253,21 @@ def test_a_one_read_off_a_lone_speck_s_centre_and_unsurely_is_a_speck() -> None:
     assert not is_speck(plain, 165.0, 2, 0.88)
 
 
+def test_a_die_found_half_out_of_the_frame_that_does_not_stand_out_is_a_speck() -> None:
+    # Synthetic seeds 420, 522, 2680, 5868: specks near a tray's corner, their crops filled out
+    # from the frame's edge, were read as twos. A die that stands out there is kept.
+    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
+    lit = cv2.rectangle(plain.copy(), (0, 97), (37, 143), (235, 235, 235), -1)
+
+    def is_cut(frame: np.ndarray, x: float) -> bool:
+        die = face_at(x, 120.0, 45.0, 2)
+        return search_module._cut_by_the_frame(frame, die, PARAMS)
+
+    assert is_cut(plain, 15.0) and is_cut(plain, 305.0)
+    assert not is_cut(plain, 30.0)
+    assert not is_cut(lit, 15.0)
+
+
 def test_a_one_the_classifier_is_unsure_of_is_found_when_its_die_stands_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
