@@ -51,12 +51,9 @@ def split_straddling(
     for die in dice:
         if len(die.pips) < 2:
             continue
-        own = [pips[k] for k in die.pips]
         width = true_width(die, params)
         others = [d for d in result if d is not die]
-        stray = [
-            p for p in pips if all(_alike(p, o) for o in own) and not is_held(p, result, params)
-        ]
+        stray = _stray(die, pips, result, params)
         for starts in _sides(die, width, stray):
             split = [
                 d
@@ -70,6 +67,25 @@ def split_straddling(
                 result = others + split
                 break
     return result
+
+
+def may_straddle(face: Face, pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams) -> bool:
+    """Whether a face of two pips or more may lie across two touching dice alike: pips alike to
+    its own that none of ``dice`` holds lie half a die to both sides of it (`_sides`). (With
+    them on one side only, the die beside it may be a one found later.)"""
+    if len(face.pips) < 2:
+        return False
+    stray = _stray(face, pips, dice, params)
+    return any(
+        all(_has_stray(side, stray) for side in sides)
+        for sides in _sides(face, true_width(face, params), stray)
+    )
+
+
+def _stray(die: Face, pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams) -> list[Pip]:
+    """The pips alike to all of ``die``'s own (`_alike`) that none of ``dice`` holds."""
+    own = [pips[k] for k in die.pips]
+    return [p for p in pips if all(_alike(p, o) for o in own) and not is_held(p, dice, params)]
 
 
 def _sides(die: Face, width: float, stray: list[Pip]) -> list[list[Candidate]]:

@@ -35,7 +35,7 @@ from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.search import CENTRED, NARROWER, ONE_PIP, search
 from vision.standout import stands_out
-from vision.straddle import split_straddling
+from vision.straddle import may_straddle, split_straddling
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
 
 _PIPS_SPREAD = 0.75
@@ -86,7 +86,7 @@ def verify(
         if die is None and candidate.face is not None and len(candidate.face.pips) == 1
     ]
     dice += [die for _, die in dice_at(pyramid, big_ones, params, dice) if die is not None]
-    dice += _spread_pips(pyramid, decided, dice, params)
+    dice += _spread_pips(pyramid, pips, decided, dice, params)
     if not dice:
         dice = _at_own_width(pyramid, decided, params)
     # The faces the classifier read surely tell the die width better than all the faces found.
@@ -109,6 +109,7 @@ def verify(
 
 def _spread_pips(
     pyramid: Pyramid,
+    pips: tuple[Pip, ...],
     decided: list[tuple[Candidate, Face | None]],
     dice: list[Face],
     params: ReaderParams,
@@ -126,7 +127,9 @@ def _spread_pips(
     out from what lies around it (`vision.standout.stands_out`): two specks on a plain tray, a
     two to the classifier at 0.84 when cut narrower (synthetic seed 6830). A face of
     `_UNREAD_SPREAD_PIPS` pips or more keeps its count where the classifier sees a die there
-    that it cannot read, and likes no other count better."""
+    that it cannot read, and likes no other count better, unless it may lie across two touching
+    dice (`vision.straddle.may_straddle`: the inner pips of two fours made a four, which kept
+    the two fours from being read)."""
     faces = [
         c.face
         for c, die in decided
@@ -137,6 +140,9 @@ def _spread_pips(
         and c.width == true_width(c.face, params)
         and _is_square(c.face)
     ]
+    # Faces the pip stages found, read or not, hold their pips: a die in a row of touching
+    # dice has its neighbours' pips beside it, but those lie on faces of their own.
+    seen = [c.face for c, _ in decided if c.face is not None]
     found: list[Face] = []
     for face in faces:
         start = Candidate(face.x, face.y, _PIPS_SPREAD * true_width(face, params), None)
@@ -147,6 +153,7 @@ def _spread_pips(
                 and die.value is None
                 and len(face.pips) >= _UNREAD_SPREAD_PIPS
                 and verdict.value == face.value
+                and not may_straddle(face, pips, [*seen, *dice, *found], params)
             ):
                 die = replace(die, value=face.value)
             if (

@@ -101,6 +101,10 @@ def test_a_row_of_touching_dice_is_read_die_by_die() -> None:
         (6, "white", 60, 35.0, 0.0),
         (6, "black", 100, 35.0, 0.0),
         (6, "blue", 60, 35.0, 0.0),
+        # The face across them, looked at as wide as its grid, was a die the classifier could
+        # not read, and kept its count (`vision.verify._spread_pips`).
+        (4, "green", 30, 0.0, 0.0),
+        (6, "green", 60, 0.0, 0.0),
     ],
 )
 def test_two_touching_dice_whose_inner_pips_make_a_face_are_two_dice(
