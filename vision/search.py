@@ -172,11 +172,8 @@ def _a_speck_read_as_pips(
     sixes whose pips ran together hold one blob found near their centre, and are dice."""
     if die.value not in _CENTRE_PIP:
         return False
-    held = [p for p in pips if math.hypot(p.x - die.x, p.y - die.y) < 0.45 * die.width]
-    if (
-        len(held) != 1
-        or math.hypot(held[0].x - die.x, held[0].y - die.y) > _NEAR_CENTRE * die.width
-    ):
+    off = _lone_pip_off_centre(pips, die, params)
+    if off is None or off > _NEAR_CENTRE:
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
 
@@ -192,10 +189,19 @@ def _a_speck_read_as_a_one(
     178 were dice)."""
     if die.value != 1 or die.confidence >= _OFF_CENTRE_ONE:
         return False
-    held = [p for p in pips if math.hypot(p.x - die.x, p.y - die.y) < 0.45 * die.width]
-    if len(held) != 1 or math.hypot(held[0].x - die.x, held[0].y - die.y) < CENTRED * die.width:
+    off = _lone_pip_off_centre(pips, die, params)
+    if off is None or off < CENTRED:
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
+
+
+def _lone_pip_off_centre(pips: tuple[Pip, ...], die: Face, params: ReaderParams) -> float | None:
+    """How far the one pip found on a die (`is_held`) lies from its centre, in its widths; None
+    when the die holds none or several."""
+    held = [p for p in pips if is_held(p, [die], params)]
+    if len(held) != 1:
+        return None
+    return math.hypot(held[0].x - die.x, held[0].y - die.y) / die.width
 
 
 def _cut_by_the_frame(frame: Frame, die: Face, params: ReaderParams) -> bool:

@@ -212,14 +212,21 @@ def test_a_die_read_around_a_speck_on_a_plain_tray_is_not_kept(
     ), found
 
 
+def _speck_on_a_plain_tray_and_on_a_die(radius: int) -> tuple[np.ndarray, np.ndarray]:
+    """A dark spot of ``radius`` px at (160, 120), on a plain tray and on a light die 46 px
+    wide that stands out from it."""
+    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
+    lit = cv2.rectangle(plain.copy(), (137, 97), (183, 143), (235, 235, 235), -1)
+    for frame in (plain, lit):
+        cv2.circle(frame, (160, 120), radius, (60, 60, 60), -1)
+    return plain, lit
+
+
 def test_a_lone_pip_at_the_centre_of_a_die_read_as_a_five_is_a_speck_unless_it_stands_out() -> None:
     # Synthetic seeds 2145, 2412, 5139, 9284: a speck on a plain tray, looked around at the
     # frame's width, was a sure five to the classifier. A small six whose pips ran together
     # into one blob near its centre is a die, and so is a five on a die that stands out.
-    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
-    cv2.circle(plain, (160, 120), 6, (60, 60, 60), -1)
-    lit = cv2.rectangle(plain.copy(), (137, 97), (183, 143), (235, 235, 235), -1)
-    cv2.circle(lit, (160, 120), 6, (60, 60, 60), -1)
+    plain, lit = _speck_on_a_plain_tray_and_on_a_die(6)
     speck = (pip_at(160.0, 120.0, 12.0),)
 
     def is_speck(frame: np.ndarray, pips: tuple[Pip, ...], value: int) -> bool:
@@ -236,10 +243,7 @@ def test_a_one_read_off_a_lone_speck_s_centre_and_unsurely_is_a_speck() -> None:
     # Synthetic seeds 6894, 8088, 2139: a speck on a plain tray; the first look moved off it,
     # and the classifier saw a one about it there (a die 0.83-0.91). A one's pip lies at its
     # die's centre; read surely, or on a die that stands out, it is a one.
-    plain = np.full((240, 320, 3), 170, dtype=np.uint8)
-    cv2.circle(plain, (160, 120), 4, (60, 60, 60), -1)
-    lit = cv2.rectangle(plain.copy(), (137, 97), (183, 143), (235, 235, 235), -1)
-    cv2.circle(lit, (160, 120), 4, (60, 60, 60), -1)
+    plain, lit = _speck_on_a_plain_tray_and_on_a_die(4)
     speck = (pip_at(160.0, 120.0, 8.0),)
 
     def is_speck(frame: np.ndarray, x: float, value: int, confidence: float) -> bool:
