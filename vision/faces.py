@@ -115,16 +115,16 @@ def find_faces(
 
 def _without_ghosts(face: Face, pips: tuple[Pip, ...], params: ReaderParams) -> Face:
     """The face less its faint pips (under ``ghost_pip_contrast`` of its strongest pip's
-    contrast), when two pips or more are left and they make a face of their own on its grid: a
-    translucent die shows the pips of its opposite face faintly through its body (a two over its
-    five reads as a five, a four over its three as a five), and a marbled die's swirls make faint
-    spots. The pips of one face seldom differ so much: glare and shade change a pip's contrast
-    less than that."""
+    contrast), when the pips left make a face of their own on its grid: a translucent die shows
+    the pips of its opposite face faintly through its body (a two over its five reads as a five,
+    a four over its three as a five, a one over its six as a three, its pip and the two faint
+    ones in line with it), and a marbled die's swirls make faint spots. The pips of one face
+    seldom differ so much: glare and shade change a pip's contrast less than that."""
     if face.value is None or len(face.pips) < 3:
         return face
     strongest = max(pips[k].contrast for k in face.pips)
     strong = [k for k in face.pips if pips[k].contrast >= params.ghost_pip_contrast * strongest]
-    if len(strong) == len(face.pips) or len(strong) < 2:
+    if len(strong) == len(face.pips):
         return face
     coords = _in_basis([(pips[k].x - face.x, pips[k].y - face.y) for k in strong], face.u, face.v)
     if coords is None:

@@ -73,11 +73,13 @@ def find_ones(
     params: ReaderParams,
 ) -> list[Face]:
     """Faces showing one: strong round pips left alone after grouping, alone on a bare face that
-    lies wholly inside the frame. A pip holding blobs is a whole die seen as one blob, unless
-    they are one small spot of the pip's own polarity off its centre (`vision.pips.is_glare_spot`):
-    the glare on a light pip (on a dark pip it is of the other polarity, and gone already). A
-    black die 111 px wide on a light tray, its one's red pip holding a glare spot, was missed
-    (synthetic seed 4571)."""
+    lies wholly inside the frame. Spots near the pip under ``ghost_pip_contrast`` of its contrast
+    do not keep it from being alone: a marbled die's swirls, the pips of a translucent die's six
+    seen through it (synthetic seed 6691: a swirl 1.9 pip widths off a blue one's pip). A pip
+    holding blobs is a whole die seen as one blob, unless they are one small spot of the pip's
+    own polarity off its centre (`vision.pips.is_glare_spot`): the glare on a light pip (on a
+    dark pip it is of the other polarity, and gone already). A black die 111 px wide on a light
+    tray, its one's red pip holding a glare spot, was missed (synthetic seed 4571)."""
     faces = []
     height, width = smooth_planes.shape[:2]
     for k, pip in enumerate(pips):
@@ -92,7 +94,8 @@ def find_ones(
         near = np.hypot(*(centres - centres[k]).T) < 2.0 * pip.diameter
         near[k] = False
         alike = np.array([abs(p.elongation - pip.elongation) for p in pips])
-        if (near & compatible[k] & (alike <= params.max_elongation_spread)).any():
+        strong = np.array([p.contrast >= params.ghost_pip_contrast * pip.contrast for p in pips])
+        if (near & compatible[k] & strong & (alike <= params.max_elongation_spread)).any():
             continue
         inside = np.hypot(*(centres - centres[k]).T) < 0.5 * pip.diameter
         inside[k] = False
