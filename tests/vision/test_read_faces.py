@@ -428,9 +428,9 @@ def test_pips_seen_faintly_through_a_translucent_die_are_not_counted() -> None:
 @pytest.mark.parametrize("scheme", ["white", "red", "black", "blue"])
 @pytest.mark.parametrize("share", [0.2, 0.25])
 def test_a_one_seen_through_to_its_six_is_a_one(scheme: str, share: float) -> None:
-    # A translucent one shows its six faintly around its pip: the pip and two faint ones in a
-    # line fitted a three, and a lone pip with faint ones about it was no one (synthetic seeds
-    # 6691 and 5499 of the accuracy benchmark, wine and smoke-red dice, were missed).
+    # A translucent one shows its six faintly around its pip: the pip and the two faint ones
+    # in line with it fitted a three (the classifier read the one there, but not always: the
+    # wine ones of synthetic seeds 3913 and 5499 were missed, their faint pips about them).
     frame = blank()
     draw_die(frame, DrawnDie(320, 240, 80, 1, 0.0, scheme))
     face, pip = SCHEMES[scheme]
