@@ -56,6 +56,16 @@ def look(
     return list(zip((c for c, _ in centred), verdicts, strict=True))
 
 
+def look_still(
+    pyramid: Pyramid, starts: list[Candidate], params: ReaderParams
+) -> list[tuple[Candidate, Verdict]]:
+    """Each candidate looked at where it is (not moved where a first crop points), turned as
+    `look` turns it."""
+    return list(
+        zip(starts, _read_turned(pyramid, [(c, None) for c in starts], params), strict=True)
+    )
+
+
 def dice_at(
     pyramid: Pyramid, starts: list[Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
 ) -> list[tuple[Candidate, Face | None]]:

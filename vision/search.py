@@ -19,7 +19,7 @@ import numpy as np
 from vision.classify import Verdict
 from vision.crops import Pyramid
 from vision.face import Face
-from vision.looks import Candidate, decide, is_held, is_taken, look
+from vision.looks import Candidate, decide, is_held, is_taken, look, look_still
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.standout import standing_out, stands_out
@@ -63,7 +63,8 @@ def search(
     width, 131 and 148 px: synthetic seeds 9738, 6744, 3442), or the die was looked at wider than
     it is, its crop holding the pips of the dice beside it (a gold two 109 px wide looked at 129
     px; a six 26 px wide touching a four, at 31 px: 7509, 1063). A die found so must show the
-    value its first look leaned to (`_decided`)."""
+    value its first look leaned to (`_decided`). A one whose first look moved off its pip is
+    also looked at where its pip is (`_moved_off_a_one`)."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
         pyramid,
@@ -74,6 +75,8 @@ def search(
     )
     starts = around_pips + [Candidate(x, y, width, None) for x, y in standouts]
     looked = look(pyramid, starts, params, dice)
+    moved_off = _moved_off_a_one(pips, around_pips, looked, width, params)
+    looked += [(c, v) for c, v in look_still(pyramid, moved_off, params) if v.value == 1]
     found = _decided(pyramid, pips, looked, [], params)
     for value in range(1, 7):
         narrower = [
@@ -85,6 +88,35 @@ def search(
             again = look(pyramid, narrower, params, dice + found)
             found = _decided(pyramid, pips, again, found, params, value=value)
     return found
+
+
+def _moved_off_a_one(
+    pips: tuple[Pip, ...],
+    starts: list[Candidate],
+    looked: list[tuple[Candidate, Verdict]],
+    width: float,
+    params: ReaderParams,
+) -> list[Candidate]:
+    """The starts at the frame's width around a round pip of a one's size (`ONE_PIP`) that
+    their first look moved off: no candidate looked at lies at the pip. A one's pip lies at its
+    die's centre, so the die is looked at there too (`search`), and kept only if read as a one:
+    the first crop on a black one on a dark tray pointed a third of a die away, to the die
+    beside it (synthetic seeds 5306, 6844, 8437, 8744)."""
+    left = []
+    for start in starts:
+        if start.width != width:
+            continue
+        if not any(
+            math.hypot(p.x - start.x, p.y - start.y) < 0.5
+            and ONE_PIP[0] * width <= p.diameter <= ONE_PIP[1] * width
+            and p.circularity >= params.single_min_circularity
+            for p in pips
+        ):
+            continue
+        if any(math.hypot(c.x - start.x, c.y - start.y) < CENTRED * width for c, _ in looked):
+            continue
+        left.append(start)
+    return left
 
 
 def _doubted(

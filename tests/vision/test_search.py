@@ -361,6 +361,37 @@ def test_a_one_the_classifier_doubts_is_looked_at_again_narrower(
     assert _doubted_at_the_frame_s_width(monkeypatch, blank, doubted_one, sure_two) == []
 
 
+def test_a_one_s_pip_whose_first_look_points_away_is_looked_at_where_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Beside a four read 60 px wide, a stray pip of a one's size: the first crop on it points a
+    # third of a die away (to a die beside it, as crops of a black one on a dark tray did:
+    # synthetic seeds 6844, 8437), where there is none. Looked at where it is, it is a sure one;
+    # a pip too small for a one's, or a look there that reads another value, finds nothing.
+    read_die = face_at(100.0, 100.0, 60.0, 4)
+
+    def at_the_pip(**probabilities: float) -> Callable[[float, float, float], Verdict]:
+        def verdict(x: float, y: float, width: float) -> Verdict:
+            if math.hypot(x - 100.0, y - 100.0) < 3.0:
+                return verdict_of(none=0.01, v4=0.99)
+            if math.hypot(x - 300.0, y - 200.0) < 1.0:
+                return Verdict(verdict_of(**probabilities).probabilities, (0.0, 0.3))
+            return verdict_of(none=0.98, v1=0.02)
+
+        return verdict
+
+    def found(diameter: float) -> list[tuple[float, float, int | None]]:
+        pips = (pip_at(300.0, 200.0, diameter),)
+        dice = verify(blank_pyramid(), pips, [read_die], PARAMS)
+        return [(d.x, d.y, d.value) for d in dice[1:]]
+
+    classify_by_place(monkeypatch, at_the_pip(none=0.05, v1=0.95))
+    assert found(10.0) == [(300.0, 200.0, 1)]
+    assert found(4.0) == []
+    classify_by_place(monkeypatch, at_the_pip(none=0.05, v2=0.95))
+    assert found(10.0) == []
+
+
 def test_a_die_of_another_value_found_narrower_must_stand_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
