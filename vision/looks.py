@@ -268,7 +268,8 @@ def decide(
     read a die whose grid is unlike the frame's width (unread too); pips that fit no face are a
     die (unread, unless the classifier reads it) only where the classifier gives a die
     ``doubted_die_probability`` or more; a die looked for around a pip needs the classifier to
-    be fairly sure it is there (``accept``, by default ``accept_probability``)."""
+    be fairly sure it is there (``accept``, by default ``accept_probability``). A lone pip read
+    as another value than one is a die where the classifier centred it."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     face = candidate.face
@@ -312,6 +313,10 @@ def decide(
         confidence = min(1.0, 0.5 * (face.confidence + verdict.probabilities[best]))
         if face.value == best:
             confidence = max(face.confidence, verdict.probabilities[best])
+        elif len(face.pips) == 1:
+            # A lone pip read as a one may be any pip of the die the classifier reads (a
+            # corner pip of a three): the die is where its first crop centred it.
+            face = replace(face, x=candidate.x, y=candidate.y)
         return replace(face, value=best, confidence=confidence)
     if (
         face.value is not None

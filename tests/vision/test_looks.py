@@ -194,6 +194,24 @@ def test_pips_that_fit_no_face_read_by_the_classifier_make_a_die_as_wide_as_it_l
     assert die is not None and (die.u, die.v, die.width) == (fitted.u, fitted.v, fitted.width)
 
 
+def test_a_lone_pip_read_as_another_value_is_a_die_where_the_classifier_centred_it() -> None:
+    # A corner pip of a three whose other pips were missed, read as a one: the first crop moved
+    # a third of a die to the three's centre and read a three there (synthetic seeds 4965,
+    # 5358). Read as a one, the pip keeps its place; a face of more pips read as another value
+    # keeps the centre of its grid (moved, a two across a three and a one touching it in a row
+    # no longer looked as if it lay across them both).
+    one = replace(face_at(100.0, 100.0, 40.0, 1), pips=(0,))
+    moved = Candidate(112.0, 109.0, true_width(one, PARAMS), one)
+    three = decide(moved, verdict_of(none=0.01, v3=0.95, v7=0.04), PARAMS)
+    assert three is not None and (three.x, three.y, three.value) == (112.0, 109.0, 3)
+    kept = decide(moved, verdict_of(none=0.01, v1=0.95, v7=0.04), PARAMS)
+    assert kept is not None and (kept.x, kept.y, kept.value) == (100.0, 100.0, 1)
+    two = replace(face_at(100.0, 100.0, 40.0, 2), pips=(0, 1))
+    moved_two = Candidate(112.0, 109.0, true_width(two, PARAMS), two)
+    read = decide(moved_two, verdict_of(none=0.01, v3=0.95, v7=0.04), PARAMS)
+    assert read is not None and (read.x, read.y, read.value) == (100.0, 100.0, 3)
+
+
 def test_pips_that_fit_no_face_where_the_classifier_doubts_a_die_are_no_die() -> None:
     # Keys of a keyboard, their letters taken for pips that fit no face: the classifier gave a
     # die 0.46 there (synthetic seed 6210); reported unread, it would have the throw thrown
