@@ -30,6 +30,9 @@ _AGREED = 0.9
 """A face whose unturned look gives its pip count this probability is not looked at turned, nor
 a die looked for around a pip more than ``classifier_turns`` times when it reads any value so,
 nor read again at other widths (``search_value_widths``) when its looks read a value so."""
+_READABLE = 0.4
+"""A face whose grid is unlike the frame's die width, which the classifier likes best as a die it
+cannot read, is read as the value it likes next when it gives that this much."""
 _NO_DIE = 0.1
 """A search whose first crop gives a die less than this does not keep the candidates after it
 away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
@@ -305,7 +308,14 @@ def decide(
         if best == UNREADABLE:
             # And the classifier cannot read the die: its count is of a wrong grid (three pips
             # of a six at a tray's edge read as a three). Seen, not read.
-            return replace(face, value=None, confidence=verdict.die_probability)
+            # Unless it reads a value nearly as surely (`_READABLE`): two pips of a five seen
+            # obliquely near the frame's edge fitted a two 22 px wide, for a die of 44
+            # (synthetic seed 9591: 0.47 five, 0.52 unreadable).
+            if verdict.probabilities[verdict.value] < _READABLE:
+                return replace(face, value=None, confidence=verdict.die_probability)
+            return replace(
+                face, value=verdict.value, confidence=verdict.probabilities[verdict.value]
+            )
     if face.value is not None and face.value >= 4 and best < face.value:
         # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
         sure = verdict.probabilities[best] >= params.classifier_certainty

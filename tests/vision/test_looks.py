@@ -212,6 +212,18 @@ def test_a_lone_pip_read_as_another_value_is_a_die_where_the_classifier_centred_
     assert read is not None and (read.x, read.y, read.value) == (100.0, 100.0, 3)
 
 
+def test_a_face_of_a_wrong_grid_is_read_as_the_value_the_classifier_nearly_prefers() -> None:
+    # Two pips of a five seen obliquely fitted a two 22 px wide, for a die of 44: the
+    # classifier, looking 44 px wide, liked a die it cannot read best (0.52) and a five next
+    # (0.47; synthetic seed 9591). Where it likes no value nearly as well, the die is unread.
+    two = replace(face_at(100.0, 100.0, 16.8, 2), pips=(0, 1))
+    at = Candidate(100.0, 100.0, 44.0, two)
+    five = decide(at, verdict_of(none=0.01, v5=0.47, v7=0.52), PARAMS)
+    assert five is not None and five.value == 5
+    unread = decide(at, verdict_of(none=0.01, v5=0.3, v2=0.1, v7=0.59), PARAMS)
+    assert unread is not None and unread.value is None
+
+
 def test_pips_that_fit_no_face_where_the_classifier_doubts_a_die_are_no_die() -> None:
     # Keys of a keyboard, their letters taken for pips that fit no face: the classifier gave a
     # die 0.46 there (synthetic seed 6210); reported unread, it would have the throw thrown
