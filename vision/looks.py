@@ -31,8 +31,12 @@ _AGREED = 0.9
 a die looked for around a pip more than ``classifier_turns`` times when it reads any value so,
 nor read again at other widths (``search_value_widths``) when its looks read a value so."""
 _READABLE = 0.4
-"""A face whose grid is unlike the frame's die width, which the classifier likes best as a die it
-cannot read, is read as the value it likes next when it gives that this much."""
+"""A die the classifier likes best as one it cannot read is read as the value it likes next when
+it gives that this much: a face whose grid is unlike the frame's die width, pips that fit no
+face, a die the search found."""
+_VALUE_SHARE = 0.7
+"""A face the classifier doubts is a die, whose count it finds unlikely, is read as the value it
+likes when that has this share of the die probability or more (else it is seen, not read)."""
 _NO_DIE = 0.1
 """A search whose first crop gives a die less than this does not keep the candidates after it
 away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
@@ -272,14 +276,18 @@ def decide(
     die (unread, unless the classifier reads it) only where the classifier gives a die
     ``doubted_die_probability`` or more; a die looked for around a pip needs the classifier to
     be fairly sure it is there (``accept``, by default ``accept_probability``). A lone pip read
-    as another value than one is a die where the classifier centred it."""
+    as another value than one is a die where the classifier centred it. A die the classifier
+    likes best as one it cannot read is read as the value it likes next when that is nearly
+    as likely (`_READABLE`)."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
+    # A die it cannot read, unless it reads a value nearly as surely (`_READABLE`).
+    unread = best == UNREADABLE and verdict.probabilities[verdict.value] < _READABLE
     face = candidate.face
     if face is None:
         if verdict.die_probability < (params.accept_probability if accept is None else accept):
             return None
-        value = None if best == UNREADABLE else verdict.value
+        value = None if unread else verdict.value
         if value is None and not params.report_unread:
             return None
         u, v = square_grid(candidate.width, params)
@@ -301,6 +309,10 @@ def decide(
             # Nor does their spread tell the die's width: a three read so, 70 px wide for a die
             # of 40, kept the search off the one touching it (rows throw 143).
             face = _as_wide(face, candidate, params)
+        if best == UNREADABLE and not unread:
+            return replace(
+                face, value=verdict.value, confidence=verdict.probabilities[verdict.value]
+            )
     elif not are_alike(true_width(face, params), candidate.width):
         # Read at the frame's width, far from its own: its grid was wrong (pips of two
         # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
@@ -311,7 +323,7 @@ def decide(
             # Unless it reads a value nearly as surely (`_READABLE`): two pips of a five seen
             # obliquely near the frame's edge fitted a two 22 px wide, for a die of 44
             # (synthetic seed 9591: 0.47 five, 0.52 unreadable).
-            if verdict.probabilities[verdict.value] < _READABLE:
+            if unread:
                 return replace(face, value=None, confidence=verdict.die_probability)
             return replace(
                 face, value=verdict.value, confidence=verdict.probabilities[verdict.value]
@@ -323,11 +335,7 @@ def decide(
         confidence = min(1.0, 0.5 * (face.confidence + verdict.probabilities[best]))
         if face.value == best:
             confidence = max(face.confidence, verdict.probabilities[best])
-        elif len(face.pips) == 1:
-            # A lone pip read as a one may be any pip of the die the classifier reads (a
-            # corner pip of a three): the die is where its first crop centred it.
-            face = replace(face, x=candidate.x, y=candidate.y)
-        return replace(face, value=best, confidence=confidence)
+        return _valued(face, candidate, best, confidence)
     if (
         face.value is not None
         and verdict.die_probability < params.doubted_die_probability
@@ -337,9 +345,22 @@ def decide(
         # Doubted as a die, and its count unlikely on one and not the likeliest: two pips of a
         # 4 or a 6 whose others were missed read as a sure 2. Seen, not read (the throw is
         # thrown again at the table). A die the classifier cannot read (touching others) keeps
-        # a count that no other outdoes.
+        # a count that no other outdoes. But a value that has most of the die it sees
+        # (`_VALUE_SHARE`) is the die's: a swirled two seen as a one, 0.51 a die and 0.41 a
+        # two (synthetic seed 4866).
+        value = verdict.value
+        if verdict.probabilities[value] >= _VALUE_SHARE * verdict.die_probability:
+            return _valued(face, candidate, value, verdict.probabilities[value])
         return replace(face, value=None, confidence=verdict.die_probability)
     return face
+
+
+def _valued(face: Face, candidate: Candidate, value: int, confidence: float) -> Face:
+    """The face read as ``value``. A lone pip read as a one and now as another value may be any
+    pip of that die (a corner pip of a three): the die is where the first crop centred it."""
+    if len(face.pips) == 1 and value != face.value:
+        face = replace(face, x=candidate.x, y=candidate.y)
+    return replace(face, value=value, confidence=confidence)
 
 
 def _as_wide(face: Face, candidate: Candidate, params: ReaderParams) -> Face:
