@@ -28,6 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.blob_dice import without_faces_of_dice
+from vision.classify import UNREADABLE
 from vision.crops import Pyramid
 from vision.face import Face
 from vision.looks import Candidate, decide, dice_at, is_held, is_taken, look
@@ -148,14 +149,16 @@ def _spread_pips(
         start = Candidate(face.x, face.y, _PIPS_SPREAD * true_width(face, params), None)
         for candidate, verdict in look(pyramid, [start], params, dice + found):
             die = decide(candidate, verdict, params)
-            if (
-                die is not None
-                and die.value is None
-                and len(face.pips) >= _UNREAD_SPREAD_PIPS
-                and verdict.value == face.value
-                and not may_straddle(face, pips, [*seen, *dice, *found], params)
-            ):
-                die = replace(die, value=face.value)
+            if die is not None and verdict.best == UNREADABLE:
+                # Read or not (`vision.looks.decide` reads a value nearly as likely), a die
+                # the classifier likes best as one it cannot read keeps the face's count only
+                # so: the two green fours were 0.42 a four there, 0.43 unreadable.
+                kept = (
+                    len(face.pips) >= _UNREAD_SPREAD_PIPS
+                    and verdict.value == face.value
+                    and not may_straddle(face, pips, [*seen, *dice, *found], params)
+                )
+                die = replace(die, value=face.value) if kept else None
             if (
                 die is not None
                 and die.value == face.value
