@@ -8,7 +8,8 @@ Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--
 pixels, or nearer, or farther, would see them. The reader is to handle dice from about 20 px to
 150 px wide without retuning, and it is measured on photos from other cameras. ``--in-a-row``
 reads N more synthetic throws whose 2-4 dice lie edge to edge in one row, square to each other:
-touching dice at their hardest.
+touching dice at their hardest. Each synthetic set also tells which dice colour schemes have the
+most dice not read right (missed, misread or unread), to show where the reader is weakest.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import csv
 import importlib
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from vision import ReaderParams, read  # noqa: E402
 from vision.evaluation import (  # noqa: E402
     LabelledDie,
     Score,
+    read_right,
     rendered_labels,
     resized,
     score_image,
@@ -97,11 +99,16 @@ def _print_time(name: str, seconds: float, frames: int) -> None:
 
 
 def evaluate_synthetic(
-    throws: int, params: ReaderParams, *, in_a_row: bool = False
+    throws: int,
+    params: ReaderParams,
+    *,
+    in_a_row: bool = False,
+    by_scheme: Counter[tuple[str, bool]] | None = None,
 ) -> Score | None:
     """Per-die accuracy on synthetic throws of 1-6 dice, or None when the renderer is missing.
     ``in_a_row``: throws of 2-4 dice lying edge to edge in one row (`vision.render_style`), the
-    arrangement where touching dice are hardest to tell apart, from other seeds."""
+    arrangement where touching dice are hardest to tell apart, from other seeds. ``by_scheme``,
+    when given, counts the dice of each colour scheme, (scheme, True) those read right."""
     try:
         render = importlib.import_module("vision.render")
         render_style = importlib.import_module("vision.render_style")
@@ -126,6 +133,11 @@ def evaluate_synthetic(
         reading = read(tray.frame, params)
         seconds += time.perf_counter() - start
         total += score_image(reading, labels)
+        if by_scheme is not None:
+            right = read_right(reading, labels)
+            for index, die in enumerate(tray.dice):
+                by_scheme[(die.scheme, False)] += 1
+                by_scheme[(die.scheme, True)] += index in right
     _print_time("synthetic in a row" if in_a_row else "synthetic", seconds, throws)
     return total
 
@@ -178,7 +190,8 @@ def main() -> int:
     ):
         if throws <= 0 or args.dataset not in (None, "synthetic"):
             continue
-        synthetic = evaluate_synthetic(throws, params, in_a_row=in_a_row)
+        by_scheme: Counter[tuple[str, bool]] = Counter()
+        synthetic = evaluate_synthetic(throws, params, in_a_row=in_a_row, by_scheme=by_scheme)
         if synthetic is None:
             print(f"skipped {name} throws: vision.render is not there yet")
         else:
@@ -189,7 +202,16 @@ def main() -> int:
                 f"(unread {synthetic.unread}, precision of values read "
                 f"{synthetic.value_precision:.4f})"
             )
+            print(f"  dice not read right, by colour scheme: {_worst_schemes(by_scheme)}")
     return 0
+
+
+def _worst_schemes(by_scheme: Counter[tuple[str, bool]], shown: int = 8) -> str:
+    """The colour schemes with the most dice not read right: "name missed of dice", worst first."""
+    schemes = {scheme for scheme, _ in by_scheme}
+    missed = {s: by_scheme[(s, False)] - by_scheme[(s, True)] for s in schemes}
+    worst = sorted(schemes, key=lambda s: (-missed[s], s))[:shown]
+    return ", ".join(f"{s} {missed[s]} of {by_scheme[(s, False)]}" for s in worst)
 
 
 if __name__ == "__main__":

@@ -111,6 +111,19 @@ class Score:
 def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
     """Match each reported die to the nearest free label within reach of its centre and count."""
     labels = list(labels)
+    correct = len(read_right(reading, labels))
+    read_values = sorted((v if v is not None else 0) for v in reading.values)
+    throw_right = read_values == sorted(
+        (v if v is not None else 0) for v in (x.value for x in labels)
+    )
+    unread = sum(1 for v in reading.values if v is None)
+    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right), unread)
+
+
+def read_right(reading: Reading, labels: list[LabelledDie]) -> set[int]:
+    """The indices of the labels matched to a reported die of their value: each reported die is
+    matched to the nearest free label within reach of its centre (half the larger of the
+    label's and the die's widths), the nearest pairs first."""
     pairs = []
     for d_index, die in enumerate(reading.dice):
         for l_index, label in enumerate(labels):
@@ -122,17 +135,12 @@ def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
     pairs.sort()
     taken_d: set[int] = set()
     taken_l: set[int] = set()
-    correct = 0
+    right = set()
     for _, d_index, l_index in pairs:
         if d_index in taken_d or l_index in taken_l:
             continue
         taken_d.add(d_index)
         taken_l.add(l_index)
         if reading.dice[d_index].value == labels[l_index].value:
-            correct += 1
-    read_values = sorted((v if v is not None else 0) for v in reading.values)
-    throw_right = read_values == sorted(
-        (v if v is not None else 0) for v in (x.value for x in labels)
-    )
-    unread = sum(1 for v in reading.values if v is None)
-    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right), unread)
+            right.add(l_index)
+    return right

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from vision import read
-from vision.evaluation import LabelledDie, rendered_labels, resized, score_image
+from vision.evaluation import LabelledDie, read_right, rendered_labels, resized, score_image
 from vision.render import render_tray
+from vision.types import Box, DieReading, Reading
 
 
 def test_a_scaled_label_keeps_its_value_and_moves_its_centre() -> None:
@@ -35,3 +36,16 @@ def test_a_tray_resized_with_its_labels_is_still_scored_where_its_dice_are() -> 
     assert bigger.correct == 3
     # The labels left at their old places would no longer match the dice read.
     assert score_image(read(resized(tray.frame, 1.5)), labels).correct < 3
+
+
+def test_the_labels_read_right_are_those_matched_to_a_die_of_their_value() -> None:
+    labels = [LabelledDie(0.0, 0.0, 20.0, 20.0, 3), LabelledDie(100.0, 0.0, 120.0, 20.0, 5)]
+
+    def die(x: float, value: int | None) -> DieReading:
+        return DieReading(value, (x, 10.0), Box(round(x) - 10, 0, 20, 20), 0.9)
+
+    assert read_right(Reading((die(11.0, 3), die(110.0, 5))), labels) == {0, 1}
+    assert read_right(Reading((die(11.0, 3), die(110.0, 6))), labels) == {0}
+    assert read_right(Reading((die(11.0, None), die(60.0, 5))), labels) == set()
+    # The nearer of two dice on one label is matched to it.
+    assert read_right(Reading((die(16.0, 4), die(9.0, 3))), labels) == {0}
