@@ -310,9 +310,7 @@ def decide(
             # of 40, kept the search off the one touching it (rows throw 143).
             face = _as_wide(face, candidate, params)
         if best == UNREADABLE and not unread:
-            return replace(
-                face, value=verdict.value, confidence=verdict.probabilities[verdict.value]
-            )
+            return _valued(face, candidate, verdict.value, verdict.probabilities[verdict.value])
     elif not are_alike(true_width(face, params), candidate.width):
         # Read at the frame's width, far from its own: its grid was wrong (pips of two
         # dice, a whole die taken for a pip); the die is where and as wide as the crop says.
@@ -325,9 +323,7 @@ def decide(
             # (synthetic seed 9591: 0.47 five, 0.52 unreadable).
             if unread:
                 return replace(face, value=None, confidence=verdict.die_probability)
-            return replace(
-                face, value=verdict.value, confidence=verdict.probabilities[verdict.value]
-            )
+            return _valued(face, candidate, verdict.value, verdict.probabilities[verdict.value])
     if face.value is not None and face.value >= 4 and best < face.value:
         # Four pips or more fitted on a face's grid are seldom too many; pips are missed more.
         sure = verdict.probabilities[best] >= params.classifier_certainty
