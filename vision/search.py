@@ -42,12 +42,19 @@ _OFF_CENTRE_ONE = 0.93
 read this surely (`_a_speck_read_as_a_one`)."""
 _CENTRE_PIP = (3, 5)
 """The faces of more than one pip that hold one at their centre."""
-ONE_PIP = (0.12, 0.4)
+_ONE_PIP = (0.12, 0.4)
 """The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
+
+
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
 small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
 holding its one (`vision.pips`)."""
+
+
+def is_one_pip_size(diameter: float, width: float) -> bool:
+    """Whether a pip ``diameter`` across may be the pip of a one ``width`` wide (`_ONE_PIP`)."""
+    return _ONE_PIP[0] * width <= diameter <= _ONE_PIP[1] * width
 
 
 def search(
@@ -97,7 +104,7 @@ def _moved_off_a_one(
     width: float,
     params: ReaderParams,
 ) -> list[Candidate]:
-    """The starts at the frame's width around a round pip of a one's size (`ONE_PIP`) that
+    """The starts at the frame's width around a round pip of a one's size (`_ONE_PIP`) that
     their first look moved off: no candidate looked at lies at the pip. A one's pip lies at its
     die's centre, so the die is looked at there too (`search`), and kept only if read as a one:
     the first crop on a black one on a dark tray pointed a third of a die away, to the die
@@ -108,7 +115,7 @@ def _moved_off_a_one(
             continue
         if not any(
             math.hypot(p.x - start.x, p.y - start.y) < 0.5
-            and ONE_PIP[0] * width <= p.diameter <= ONE_PIP[1] * width
+            and is_one_pip_size(p.diameter, width)
             and p.circularity >= params.single_min_circularity
             for p in pips
         ):
@@ -254,13 +261,13 @@ def _is_plain_one(
     params: ReaderParams,
 ) -> bool:
     """Whether a die looked for around a pip is read as a one whose pip lies at its centre and
-    is a one's size (`ONE_PIP`), on a die that stands out from what lies around it
+    is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it
     (`stands_out`). A speck on a plain tray, which the classifier may take for the pip of a
     one, has no die around it."""
     width = candidate.width
     if verdict.best != 1 or not any(
         math.hypot(p.x - candidate.x, p.y - candidate.y) < CENTRED * width
-        and ONE_PIP[0] * width <= p.diameter <= ONE_PIP[1] * width
+        and is_one_pip_size(p.diameter, width)
         for p in pips
     ):
         return False

@@ -34,7 +34,7 @@ from vision.face import Face
 from vision.looks import Candidate, decide, dice_at, is_held, is_taken, look
 from vision.params import ReaderParams
 from vision.pips import Pip
-from vision.search import CENTRED, NARROWER, ONE_PIP, search
+from vision.search import CENTRED, NARROWER, is_one_pip_size, search
 from vision.standout import stands_out
 from vision.straddle import may_straddle, split_straddling
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
@@ -214,18 +214,16 @@ def _glossy_dice(
     yellow two 127 px wide, a pearl two 146 px wide, each alone on a tray and missed: synthetic
     seeds 1587, 4145). A one centred off the blob is not its one. (A dark die holding its one
     is mostly read from that pip.) A blob of a one's pip size at the frame's die ``width``
-    (`vision.search.ONE_PIP`) is looked at that wide too, and the surest die found kept: an
-    ivory one's pip, 0.29 of its die across, was looked at 150 px wide for a die of 114 px,
-    where the classifier saw no die (synthetic seed 782)."""
+    (`vision.search.is_one_pip_size`) is looked at that wide too, and the surest die found
+    kept: an ivory one's pip, 0.29 of its die across, was looked at 150 px wide for a die of
+    114 px, where the classifier saw no die (synthetic seed 782)."""
     found: list[Face] = []
     for blob in spotted:
         read = dice + found
         if is_held(blob, read, params):
             continue
         widths = [_ONE_PER_PIP * blob.diameter]
-        if ONE_PIP[0] * width <= blob.diameter <= ONE_PIP[1] * width and not are_alike(
-            width, widths[0]
-        ):
+        if is_one_pip_size(blob.diameter, width) and not are_alike(width, widths[0]):
             widths.append(width)
         starts = [Candidate(blob.x, blob.y, w, None) for w in widths if w >= params.min_die_width]
         seen = [
