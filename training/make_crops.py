@@ -9,6 +9,7 @@ held-out halves by `training.split.is_training`; only training photos are cut he
 reports the held-out ones apart.
 
 Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--look-alike FRAMES] [--seed S]
+    [--focus FRAMES --focus-schemes NAME,NAME]   (more trays whose dice are all of those schemes)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -35,7 +37,7 @@ from vision.face import Face  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
 from vision.pips import Pip  # noqa: E402
 from vision.reader import PipFaces, find_pip_faces  # noqa: E402
-from vision.render import PRESETS, render_tray, style_like  # noqa: E402
+from vision.render import PRESETS, render_tray, style_from_seed, style_like  # noqa: E402
 from vision.standout import standing_out  # noqa: E402
 from vision.widths import frame_width, width_of  # noqa: E402
 
@@ -224,10 +226,19 @@ def _search_crop(
     sink.add(crop, cls if distance < CENTRED else 0, offset, source)
 
 
-def synthetic(frames: int, seed: int, sink: Sink, preset: str | None = None) -> None:
+def synthetic(
+    frames: int,
+    seed: int,
+    sink: Sink,
+    preset: str | None = None,
+    schemes: tuple[str, ...] | None = None,
+) -> None:
     """Crops from ``frames`` random synthetic trays, of random styles or resembling one kind of
-    real photo (``preset``, `vision.render.style_like`: then with up to 12 dice)."""
+    real photo (``preset``, `vision.render.style_like`: then with up to 12 dice), or of random
+    styles whose dice are all of the colour ``schemes`` given (the ones read worst)."""
     kind = 0 if preset is None else PRESETS.index(preset) + 1
+    if schemes is not None:
+        kind = len(PRESETS) + 1
     rng = np.random.default_rng([seed, kind] if kind else seed)
     most = 6 if preset is None else 12
     for index in range(frames):
@@ -235,6 +246,8 @@ def synthetic(frames: int, seed: int, sink: Sink, preset: str | None = None) -> 
         values = [None if rng.random() < 0.06 else int(rng.integers(1, 7)) for _ in range(count)]
         tray_seed = seed * 1_000_003 + kind * 100_000 + index
         style = None if preset is None else style_like(preset, tray_seed)
+        if schemes is not None:
+            style = replace(style_from_seed(tray_seed), schemes=schemes)
         tray = render_tray(values, seed=tray_seed, style=style)
         dice = []
         for die in tray.dice:
@@ -256,7 +269,7 @@ def synthetic(frames: int, seed: int, sink: Sink, preset: str | None = None) -> 
             source=0,
         )
         if index % 500 == 0:
-            kind_name = preset or "random"
+            kind_name = preset or ("+".join(schemes) if schemes else "random")
             print(f"  synthetic {kind_name} {index}/{frames}, {len(sink.crops)} crops", flush=True)
 
 
@@ -321,6 +334,17 @@ def main() -> int:
         default=0,
         help="this many more synthetic trays resembling each kind of real photo (style presets)",
     )
+    parser.add_argument(
+        "--focus",
+        type=int,
+        default=0,
+        help="this many more synthetic trays whose dice are all of the --focus-schemes",
+    )
+    parser.add_argument(
+        "--focus-schemes",
+        default="swirl-red,smoke-red,swirl-blue,black-red",
+        help="comma-separated colour schemes (vision.render.SCHEMES) of the --focus trays",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-real", action="store_true")
     parser.add_argument(
@@ -336,6 +360,7 @@ def main() -> int:
     synthetic(args.synthetic, args.seed, sink)
     for preset in PRESETS:
         synthetic(args.look_alike, args.seed, sink, preset)
+    synthetic(args.focus, args.seed, sink, schemes=tuple(args.focus_schemes.split(",")))
     np.savez_compressed(
         args.out,
         crops=np.stack(sink.crops).astype(np.uint8),

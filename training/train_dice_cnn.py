@@ -10,7 +10,9 @@ synthetic ones many.
 
 Needs PyTorch and onnx, which the appliance does not: see training/README.md.
 Usage: python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed S]
+    [--also DATA2.npz]   (more crops, from another make_crops.py run)
     [--widths A,B,C,D,E --hidden H] [--teacher ONNX]   (a narrower network taught by ONNX)
+    [--start ONNX --lr L]   (the exported network ONNX trained further, at a lower rate)
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnx
+import onnx.numpy_helper
 import torch
 from torch import nn
 
@@ -147,6 +151,55 @@ def class_loss(
     return TEACHER_SHARE * TEMPERATURE**2 * soft + (1 - TEACHER_SHARE) * hard
 
 
+def load_crops(paths: list[Path]) -> dict[str, np.ndarray]:
+    """The crops of one or more make_crops.py runs, as one set."""
+    parts = [np.load(path) for path in paths]
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0].files}
+
+
+def checked(model: DiceNet, held_out: tuple[torch.Tensor, ...]) -> str:
+    """How well the network reads the crops held out of training."""
+    crops, classes, offsets, has_offset, is_real = held_out
+    model.eval()
+    with torch.no_grad():
+        out = model(normalise(crops.float()))
+    right = (out[:, :CLASSES].argmax(1) == classes).float().mean()
+    on = classes > 0
+    right_on = (out[on, :CLASSES].argmax(1) == classes[on]).float().mean()
+    on_real = on & is_real
+    right_real = (out[on_real, :CLASSES].argmax(1) == classes[on_real]).float().mean()
+    err = (out[has_offset, CLASSES:] - offsets[has_offset]).norm(dim=1).median()
+    return (
+        f"held-out crops right {right:.4f}, dice right {right_on:.4f} (real photos"
+        f" {right_real:.4f}), median offset error {err:.3f} die widths"
+    )
+
+
+def load_exported(model: DiceNet, path: Path) -> None:
+    """Set ``model`` to the weights of a network this script exported (same widths). The export
+    folded each batch normalisation into its convolution's bias: here each normalisation is
+    made to pass its input on plus that bias, so it must stay in eval mode while training."""
+    graph = onnx.load(str(path)).graph
+    weights = {
+        i.name: torch.from_numpy(onnx.numpy_helper.to_array(i).copy()) for i in graph.initializer
+    }
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
+    if len(convs) != len(blocks):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(blocks)}")
+    with torch.no_grad():
+        for node, (conv, norm, _) in zip(convs, blocks, strict=True):
+            conv.weight.copy_(weights[node.input[1]])
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(weights[node.input[2]])
+        gemms = [n for n in graph.node if n.op_type == "Gemm"]
+        for node, linear in zip(gemms, (model.head[1], model.head[3]), strict=True):
+            linear.weight.copy_(weights[node.input[1]])
+            linear.bias.copy_(weights[node.input[2]])
+
+
 def export(model: DiceNet, out: Path) -> None:
     """Write the network as ONNX (one input "crops" N×3×S×S, one output "scores" N×10)."""
     model.eval()
@@ -168,6 +221,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path)
     parser.add_argument("out", type=Path)
+    parser.add_argument(
+        "--also", type=Path, action="append", default=[], help="more crops (another DATA.npz)"
+    )
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
@@ -194,11 +250,17 @@ def main() -> int:
         type=Path,
         help="an exported network whose probabilities the new one learns (distillation)",
     )
+    parser.add_argument(
+        "--start",
+        type=Path,
+        help="an exported network (same widths) to train further instead of from scratch",
+    )
+    parser.add_argument("--lr", type=float, default=3e-3, help="the highest learning rate")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     gen = torch.Generator().manual_seed(args.seed)
-    data = np.load(args.data)
+    data = load_crops([args.data, *args.also])
     crops = torch.from_numpy(data["crops"]).permute(0, 3, 1, 2).contiguous()
     classes = torch.from_numpy(data["classes"])
     offsets = torch.from_numpy(data["offsets"])
@@ -219,11 +281,16 @@ def main() -> int:
         f"{torch.bincount(classes, minlength=CLASSES).tolist()}, {per_epoch} an epoch"
     )
     model = DiceNet(tuple(int(w) for w in args.widths.split(",")), args.hidden)
+    held_out = (crops[check], classes[check], offsets[check], has_offset[check], is_real[check])
+    if args.start is not None:
+        load_exported(model, args.start)
+        print(f"{args.start}: {checked(model, held_out)}", flush=True)
     steps = args.epochs * (per_epoch // 256)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
     for epoch in range(args.epochs):
-        model.train()
+        # A network trained further keeps its (folded) normalisations as they are: eval mode.
+        model.train(args.start is None)
         start = time.time()
         drawn = synthetic[torch.randperm(len(synthetic), generator=gen)]
         epoch_crops = torch.cat(
@@ -248,23 +315,10 @@ def main() -> int:
             optimiser.step()
             schedule.step()
             total += float(loss.detach())
-        model.eval()
-        with torch.no_grad():
-            out = model(normalise(crops[check].float()))
-            right = (out[:, :CLASSES].argmax(1) == classes[check]).float().mean()
-            on = classes[check] > 0
-            right_on = (out[on, :CLASSES].argmax(1) == classes[check][on]).float().mean()
-            on_real = on & is_real[check]
-            right_real = (
-                (out[on_real, :CLASSES].argmax(1) == classes[check][on_real]).float().mean()
-            )
-            m = has_offset[check]
-            err = (out[m, CLASSES:] - offsets[check][m]).norm(dim=1).median()
         mean_loss = total / (per_epoch // 256)
         print(
-            f"epoch {epoch + 1}: loss {mean_loss:.4f}, held-out crops right {right:.4f}, dice"
-            f" right {right_on:.4f} (real photos {right_real:.4f}), median offset error"
-            f" {err:.3f} die widths, {time.time() - start:.0f} s",
+            f"epoch {epoch + 1}: loss {mean_loss:.4f}, {checked(model, held_out)},"
+            f" {time.time() - start:.0f} s",
             flush=True,
         )
         export(model, args.out)
