@@ -44,8 +44,6 @@ _CENTRE_PIP = (3, 5)
 """The faces of more than one pip that hold one at their centre."""
 _ONE_PIP = (0.12, 0.4)
 """The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
-
-
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
 small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
