@@ -10,6 +10,7 @@ reports the held-out ones apart.
 
 Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--look-alike FRAMES] [--seed S]
     [--focus FRAMES --focus-schemes NAME,NAME]   (more trays whose dice are all of those schemes)
+    [--crowded FRAMES]   (more trays whose dice mostly touch, half of them pushed into a row)
 """
 
 from __future__ import annotations
@@ -232,22 +233,31 @@ def synthetic(
     sink: Sink,
     preset: str | None = None,
     schemes: tuple[str, ...] | None = None,
+    crowded: bool = False,
 ) -> None:
     """Crops from ``frames`` random synthetic trays, of random styles or resembling one kind of
-    real photo (``preset``, `vision.render.style_like`: then with up to 12 dice), or of random
-    styles whose dice are all of the colour ``schemes`` given (the ones read worst)."""
+    real photo (``preset``, `vision.render.style_like`: then with up to 12 dice), of random
+    styles whose dice are all of the colour ``schemes`` given (the ones read worst), or of random
+    styles whose dice mostly touch (``crowded``: every other tray 2-4 dice pushed into a row, the
+    arrangement where touching dice are hardest to tell apart)."""
     kind = 0 if preset is None else PRESETS.index(preset) + 1
     if schemes is not None:
         kind = len(PRESETS) + 1
+    if crowded:
+        kind = len(PRESETS) + 2
     rng = np.random.default_rng([seed, kind] if kind else seed)
     most = 6 if preset is None else 12
     for index in range(frames):
-        count = int(rng.integers(1, most + 1))
+        in_a_row = crowded and index % 2 == 1
+        count = int(rng.integers(2, 5)) if in_a_row else int(rng.integers(1, most + 1))
         values = [None if rng.random() < 0.06 else int(rng.integers(1, 7)) for _ in range(count)]
         tray_seed = seed * 1_000_003 + kind * 100_000 + index
         style = None if preset is None else style_like(preset, tray_seed)
         if schemes is not None:
             style = replace(style_from_seed(tray_seed), schemes=schemes)
+        if crowded:
+            touching = float(rng.uniform(0.6, 1.0))
+            style = replace(style_from_seed(tray_seed), touching=touching, in_a_row=in_a_row)
         tray = render_tray(values, seed=tray_seed, style=style)
         dice = []
         for die in tray.dice:
@@ -270,6 +280,7 @@ def synthetic(
         )
         if index % 500 == 0:
             kind_name = preset or ("+".join(schemes) if schemes else "random")
+            kind_name = "crowded" if crowded else kind_name
             print(f"  synthetic {kind_name} {index}/{frames}, {len(sink.crops)} crops", flush=True)
 
 
@@ -345,6 +356,12 @@ def main() -> int:
         default="swirl-red,smoke-red,swirl-blue,black-red",
         help="comma-separated colour schemes (vision.render.SCHEMES) of the --focus trays",
     )
+    parser.add_argument(
+        "--crowded",
+        type=int,
+        default=0,
+        help="this many more synthetic trays whose dice mostly touch, half of them in a row",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-real", action="store_true")
     parser.add_argument(
@@ -361,6 +378,7 @@ def main() -> int:
     for preset in PRESETS:
         synthetic(args.look_alike, args.seed, sink, preset)
     synthetic(args.focus, args.seed, sink, schemes=tuple(args.focus_schemes.split(",")))
+    synthetic(args.crowded, args.seed, sink, crowded=True)
     np.savez_compressed(
         args.out,
         crops=np.stack(sink.crops).astype(np.uint8),
