@@ -13,6 +13,7 @@ Usage: python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed 
     [--also DATA2.npz]   (more crops, from another make_crops.py run)
     [--widths A,B,C,D,E --hidden H] [--teacher ONNX]   (a narrower network taught by ONNX)
     [--start ONNX --lr L]   (the exported network ONNX trained further, at a lower rate)
+    [--untaught DATA3.npz]   (more crops learnt from their labels alone, whatever --teacher says)
 """
 
 from __future__ import annotations
@@ -135,20 +136,22 @@ def teacher_scores(path: Path, crops: np.ndarray, threads: int) -> torch.Tensor:
 
 
 def class_loss(
-    out: torch.Tensor, classes: torch.Tensor, taught: torch.Tensor | None
+    out: torch.Tensor, classes: torch.Tensor, taught: torch.Tensor | None, is_taught: torch.Tensor
 ) -> torch.Tensor:
-    """Cross-entropy with the labels; with a teacher's scores, mostly the divergence from its
-    probabilities softened by TEMPERATURE, which say how alike the classes look to it."""
-    hard = nn.functional.cross_entropy(out, classes, label_smoothing=0.02)
+    """Cross-entropy with the labels; with a teacher's scores, on the crops it teaches
+    (``is_taught``) mostly the divergence from its probabilities softened by TEMPERATURE, which
+    say how alike the classes look to it."""
+    hard = nn.functional.cross_entropy(out, classes, label_smoothing=0.02, reduction="none")
     if taught is None:
-        return hard
+        return hard.mean()
     soft = nn.functional.kl_div(
         nn.functional.log_softmax(out / TEMPERATURE, dim=1),
         nn.functional.log_softmax(taught / TEMPERATURE, dim=1),
         log_target=True,
-        reduction="batchmean",
-    )
-    return TEACHER_SHARE * TEMPERATURE**2 * soft + (1 - TEACHER_SHARE) * hard
+        reduction="none",
+    ).sum(dim=1)
+    mixed = TEACHER_SHARE * TEMPERATURE**2 * soft + (1 - TEACHER_SHARE) * hard
+    return torch.where(is_taught, mixed, hard).mean()
 
 
 def load_crops(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -224,6 +227,14 @@ def main() -> int:
     parser.add_argument(
         "--also", type=Path, action="append", default=[], help="more crops (another DATA.npz)"
     )
+    parser.add_argument(
+        "--untaught",
+        type=Path,
+        action="append",
+        default=[],
+        help="more crops learnt from their labels alone, whatever --teacher says (what it reads"
+        " wrong)",
+    )
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
@@ -260,7 +271,9 @@ def main() -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     gen = torch.Generator().manual_seed(args.seed)
-    data = load_crops([args.data, *args.also])
+    data = load_crops([args.data, *args.also, *args.untaught])
+    # The crops before this index are the teacher's to teach (with --teacher); the rest are not.
+    taught_count = len(data["classes"]) - sum(len(np.load(p)["classes"]) for p in args.untaught)
     crops = torch.from_numpy(data["crops"]).permute(0, 3, 1, 2).contiguous()
     classes = torch.from_numpy(data["classes"])
     offsets = torch.from_numpy(data["offsets"])
@@ -268,8 +281,9 @@ def main() -> int:
     is_real = torch.from_numpy(data["source"]) > 0
     taught = None
     if args.teacher is not None:
-        taught = teacher_scores(args.teacher, data["crops"], args.threads)
-        agree = (taught.argmax(1) == classes).float().mean()
+        taught = teacher_scores(args.teacher, data["crops"][:taught_count], args.threads)
+        agree = (taught.argmax(1) == classes[:taught_count]).float().mean()
+        taught = torch.cat([taught, torch.zeros(len(classes) - taught_count, CLASSES)])
         print(f"teacher {args.teacher}: agrees with {agree:.4f} of the labels", flush=True)
     n = len(classes)
     order = torch.randperm(n, generator=gen)
@@ -303,7 +317,10 @@ def main() -> int:
             x, target = turn(crops[idx].float(), offsets[idx], gen)
             out = model(normalise(augment(x, gen)))
             loss = class_loss(
-                out[:, :CLASSES], classes[idx], None if taught is None else taught[idx]
+                out[:, :CLASSES],
+                classes[idx],
+                None if taught is None else taught[idx],
+                idx < taught_count,
             )
             mask = has_offset[idx]
             if mask.any():
