@@ -84,7 +84,10 @@ def standing_out(
         if pieces is not None:
             pile[pieces] = 0
         foreground |= pile
-    depth = cv2.distanceTransform(foreground, cv2.DIST_L2, 3)
+    # What lies beyond the frame's edge is not foreground: a part cut by the edge is as deep as
+    # what shows of it (the light floor around a tray, seen in the frame's corners, is no die).
+    bordered = cv2.copyMakeBorder(foreground, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    depth = cv2.distanceTransform(bordered, cv2.DIST_L2, 3)[1:-1, 1:-1]
     # Local maxima of the depth at least ``standout_core`` die widths inside the foreground.
     reach = max(3, 2 * round(0.25 * die) + 1)
     peaks = (depth >= cv2.dilate(depth, np.ones((reach, reach), np.uint8))) & (
