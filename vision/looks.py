@@ -74,9 +74,15 @@ def look_still(
 
 
 def dice_at(
-    pyramid: Pyramid, starts: list[Candidate], params: ReaderParams, taken: list[Face] | tuple[()]
+    pyramid: Pyramid,
+    starts: list[Candidate],
+    params: ReaderParams,
+    taken: list[Face] | tuple[()],
+    *,
+    least: float = 0.0,
 ) -> list[tuple[Candidate, Face | None]]:
-    """Each candidate looked at (`look`) with the die decided there (None: no die). A face the
+    """Each candidate looked at (`look`) with the die decided there (None: no die), where the
+    classifier gives a die ``least`` or more (a second look at faces rejected once). A face the
     classifier doubts is a die (under ``doubted_die_probability``) and that does not stand out
     from what lies around it (`stands_out`) is no die: two specks on a plain tray, read as a
     sure two from their pips, which the classifier gave a die 0.53 and 0.44 (synthetic seeds
@@ -95,6 +101,8 @@ def dice_at(
             )
             and not stands_out(pyramid[0], c.x, c.y, c.width, params)
         ):
+            die = None
+        if verdict.die_probability < least:
             die = None
         decided.append((c, die))
     return decided

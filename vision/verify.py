@@ -174,7 +174,9 @@ def _at_own_width(
     """With no die read at all, the faces of two pips or more looked at the frame's width, far
     from their own, looked at again at their own: the frame's width is then the median of faces
     that are no dice (two screw heads on a tray's rim, 47 px apart, read as a two beside a yellow
-    two of 28 px, which was looked at 44 px wide and rejected: synthetic seed 5086)."""
+    two of 28 px, which was looked at 44 px wide and rejected: synthetic seed 5086). A face seen
+    again so is a die only where the classifier does not doubt one (``doubted_die_probability``):
+    the screw heads, looked at their own width, were a die 0.42 to the weights of 2026-11-25."""
     starts = [
         Candidate(c.face.x, c.face.y, true_width(c.face, params), c.face)
         for c, die in decided
@@ -184,9 +186,8 @@ def _at_own_width(
         and len(c.face.pips) >= 2
         and not are_alike(c.width, true_width(c.face, params))
     ]
-    return _apart(
-        [die for _, die in dice_at(pyramid, starts, params, ()) if die is not None], params
-    )
+    again = dice_at(pyramid, starts, params, (), least=params.doubted_die_probability)
+    return _apart([die for _, die in again if die is not None], params)
 
 
 def _is_square(face: Face) -> bool:
