@@ -91,7 +91,7 @@ def dice_at(
     1.0; synthetic seeds 420, 3024, 8410)."""
     decided: list[tuple[Candidate, Face | None]] = []
     for c, verdict in look(pyramid, starts, params, taken):
-        die = decide(c, verdict, params)
+        die = decide(c, verdict, params) if verdict.die_probability >= least else None
         if (
             die is not None
             and c.face is not None
@@ -101,8 +101,6 @@ def dice_at(
             )
             and not stands_out(pyramid[0], c.x, c.y, c.width, params)
         ):
-            die = None
-        if verdict.die_probability < least:
             die = None
         decided.append((c, die))
     return decided
