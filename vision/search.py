@@ -15,6 +15,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.classify import Verdict
 from vision.crops import Pyramid
@@ -44,6 +45,11 @@ _CENTRE_PIP = (3, 5)
 """The faces of more than one pip that hold one at their centre."""
 _ONE_PIP = (0.12, 0.4)
 """The diameters of a one's pip, in die widths (a one's pip is often drawn large)."""
+_LIKE_FACE = 30.0
+"""A pip is like another (`_like_their_pips`) when the colours of the faces around them differ
+by no more than this in any channel, ..."""
+_LIKE_PIP = 45.0
+"""... and the colours of their middles by no more than this."""
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
 small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
@@ -82,7 +88,7 @@ def search(
     looked = look(pyramid, starts, params, dice)
     moved_off = _moved_off_a_one(pips, around_pips, looked, width, params)
     looked += [(c, v) for c, v in look_still(pyramid, moved_off, params) if v.value == 1]
-    found = _decided(pyramid, pips, looked, [], params)
+    found = _decided(pyramid, pips, looked, dice, [], params)
     for value in range(1, 7):
         narrower = [
             replace(candidate, width=NARROWER * candidate.width)
@@ -91,7 +97,7 @@ def search(
         ]
         if narrower:
             again = look(pyramid, narrower, params, dice + found)
-            found = _decided(pyramid, pips, again, found, params, value=value)
+            found = _decided(pyramid, pips, again, dice, found, params, value=value)
     return found
 
 
@@ -143,13 +149,15 @@ def _decided(
     pyramid: Pyramid,
     pips: tuple[Pip, ...],
     looked: list[tuple[Candidate, Verdict]],
+    dice: list[Face],
     found: list[Face],
     params: ReaderParams,
     *,
     value: int | None = None,
 ) -> list[Face]:
     """``found`` and the dice decided at the candidates ``looked`` at, the surest first, each
-    unless it lies on a die found already. Looked at narrower (`_doubted`) where the first looks
+    unless it lies on a die found already (``dice``, read before the search, show what the
+    tray's pips look like: `_is_plain_one`). Looked at narrower (`_doubted`) where the first looks
     leaned to ``value``, a die must show that value: around a pip of a two read beside it, off
     its centre, a look leaning to a two saw that pip alone as a sure one (synthetic seed 5149).
     And unless that value is one, it must stand out from what lies around it (`stands_out`):
@@ -161,7 +169,7 @@ def _decided(
             continue
         accept = params.accept_probability
         if params.one_accept_probability <= verdict.die_probability < accept and _is_plain_one(
-            pyramid[0], pips, candidate, verdict, params
+            pyramid[0], pips, candidate, verdict, dice + found, params
         ):
             accept = params.one_accept_probability
         die = decide(candidate, verdict, params, accept)
@@ -169,7 +177,7 @@ def _decided(
             continue
         if (
             _a_speck_read_as_pips(pyramid[0], pips, die, params)
-            or _a_speck_read_as_a_one(pyramid[0], pips, die, params)
+            or _a_speck_read_as_a_one(pyramid[0], pips, die, dice + found, params)
             or _cut_by_the_frame(pyramid[0], die, params)
         ):
             continue
@@ -216,18 +224,21 @@ def _a_speck_read_as_pips(
 
 
 def _a_speck_read_as_a_one(
-    frame: Frame, pips: tuple[Pip, ...], die: Face, params: ReaderParams
+    frame: Frame, pips: tuple[Pip, ...], die: Face, dice: list[Face], params: ReaderParams
 ) -> bool:
     """Whether a die the search read as a one, holding one pip found alone that lies off its
     centre (`CENTRED` or more: a one's pip is at its die's centre), read less surely than
     `_OFF_CENTRE_ONE` and standing out from nothing around it (`stands_out`), is a speck on a
     plain tray: the classifier's first look moved off the speck, and there saw a one about it
     (synthetic seeds 4788, 6894, 7354, 8088: 11 such ones in 10,000 throws were specks, 3 of
-    178 were dice)."""
+    178 were dice). A pip like those of the ``dice`` read (`_like_their_pips`) is no speck."""
     if die.value != 1 or die.confidence >= _OFF_CENTRE_ONE:
         return False
     off = _lone_pip_off_centre(pips, die, params)
     if off is None or off < CENTRED:
+        return False
+    held = next(p for p in pips if is_held(p, [die], params))
+    if _like_their_pips(frame, held, pips, dice, params):
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
 
@@ -256,20 +267,57 @@ def _is_plain_one(
     pips: tuple[Pip, ...],
     candidate: Candidate,
     verdict: Verdict,
+    dice: list[Face],
     params: ReaderParams,
 ) -> bool:
     """Whether a die looked for around a pip is read as a one whose pip lies at its centre and
     is a one's size (`_ONE_PIP`), on a die that stands out from what lies around it
     (`stands_out`). A speck on a plain tray, which the classifier may take for the pip of a
-    one, has no die around it."""
+    one, has no die around it. A black one on black felt does not stand out either: its pip
+    alone shows, and it is a one's when it looks like the pips of the ``dice`` read
+    (`_like_their_pips`; synthetic seeds 2443, 5453, 6191)."""
     width = candidate.width
-    if verdict.best != 1 or not any(
-        math.hypot(p.x - candidate.x, p.y - candidate.y) < CENTRED * width
-        and is_one_pip_size(p.diameter, width)
-        for p in pips
-    ):
+    if verdict.best != 1:
         return False
-    return stands_out(frame, candidate.x, candidate.y, width, params)
+    centred = [
+        p
+        for p in pips
+        if math.hypot(p.x - candidate.x, p.y - candidate.y) < CENTRED * width
+        and is_one_pip_size(p.diameter, width)
+    ]
+    if not centred:
+        return False
+    return stands_out(frame, candidate.x, candidate.y, width, params) or any(
+        _like_their_pips(frame, p, pips, dice, params) for p in centred
+    )
+
+
+def _like_their_pips(
+    frame: Frame, pip: Pip, pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams
+) -> bool:
+    """Whether ``pip`` looks like a pip of one of ``dice``: as dark or light against its face,
+    found in the same plane, on a face of the same colour (`_LIKE_FACE`) and of the same colour
+    itself (`_LIKE_PIP`). Dice in one tray are most often one set."""
+    own = _pip_colour(frame, pip)
+    return any(
+        other is not pip
+        and other.is_dark == pip.is_dark
+        and other.plane == pip.plane
+        and max(abs(a - b) for a, b in zip(other.face_colour, pip.face_colour, strict=True))
+        <= _LIKE_FACE
+        and float(np.abs(_pip_colour(frame, other) - own).max()) <= _LIKE_PIP
+        for other in pips
+        if is_held(other, dice, params)
+    )
+
+
+def _pip_colour(frame: Frame, pip: Pip) -> npt.NDArray[np.float32]:
+    """The median colour (B, G, R) of the middle of a pip, a fifth of its diameter about its
+    centre (off a glare spot's edge)."""
+    reach = max(1, int(0.2 * pip.diameter))
+    x, y = round(pip.x), round(pip.y)
+    box = frame[max(0, y - reach) : y + reach + 1, max(0, x - reach) : x + reach + 1]
+    return np.asarray(np.median(box.reshape(-1, 3).astype(np.float32), axis=0), np.float32)
 
 
 def _is_near_start(

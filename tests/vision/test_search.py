@@ -248,7 +248,7 @@ def test_a_one_read_off_a_lone_speck_s_centre_and_unsurely_is_a_speck() -> None:
 
     def is_speck(frame: np.ndarray, x: float, value: int, confidence: float) -> bool:
         die = replace(face_at(x, 121.0, 45.0, value), confidence=confidence)
-        return search_module._a_speck_read_as_a_one(frame, speck, die, PARAMS)
+        return search_module._a_speck_read_as_a_one(frame, speck, die, [], PARAMS)
 
     assert is_speck(plain, 165.0, 1, 0.88)
     assert not is_speck(plain, 165.0, 1, 0.97)
@@ -390,6 +390,39 @@ def test_a_one_s_pip_whose_first_look_points_away_is_looked_at_where_it_is(
     assert found(4.0) == []
     classify_by_place(monkeypatch, at_the_pip(none=0.05, v2=0.95))
     assert found(10.0) == []
+
+
+def test_a_one_on_a_die_that_does_not_stand_out_is_read_where_its_pip_is_like_the_dice_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A black one on black felt shows only its pip. Beside a four read 60 px wide, a lone light
+    # pip of a one's size, where the classifier leans to a one but gives a die only 0.75 (under
+    # accept_probability): it is a one when it looks like the four's pips (white on a black
+    # face), not when their pips are red (synthetic seeds 2443, 5453, 6191).
+    four = [(90.0, 90.0), (110.0, 90.0), (90.0, 110.0), (110.0, 110.0)]
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if math.hypot(x - 100.0, y - 100.0) < 3.0:
+            return verdict_of(none=0.01, v4=0.99)
+        if math.hypot(x - 300.0, y - 200.0) < 1.0:
+            return verdict_of(none=0.25, v1=0.7, v2=0.05)
+        return verdict_of(none=0.98, v1=0.02)
+
+    def found(their_pips: tuple[int, int, int]) -> list[tuple[float, float, int | None]]:
+        frame = np.full((400, 500, 3), 45, dtype=np.uint8)
+        for x, y in four:
+            cv2.circle(frame, (round(x), round(y)), 4, their_pips, -1)
+        cv2.circle(frame, (300, 200), 5, (235, 235, 235), -1)
+        pips = tuple(
+            replace(pip_at(x, y, d), is_dark=False, face_colour=(45.0, 45.0, 45.0), face_level=45.0)
+            for x, y, d in [(300.0, 200.0, 10.0)] + [(x, y, 8.0) for x, y in four]
+        )
+        dice = verify(pyramid_of(frame), pips, [face_at(100.0, 100.0, 60.0, 4)], PARAMS)
+        return [(d.x, d.y, d.value) for d in dice[1:]]
+
+    classify_by_place(monkeypatch, verdict)
+    assert found((235, 235, 235)) == [(300.0, 200.0, 1)]
+    assert found((40, 40, 200)) == []
 
 
 def test_a_die_of_another_value_found_narrower_must_stand_out(
