@@ -37,6 +37,9 @@ face, a die the search found."""
 _VALUE_SHARE = 0.7
 """A face the classifier doubts is a die, whose count it finds unlikely, is read as the value it
 likes when that has this share of the die probability or more (else it is seen, not read)."""
+_UNLIKELY_COUNT = 0.05
+"""A face's pip count that the classifier gives less than this share of the die probability is
+all but ruled out (`decide`)."""
 _NO_DIE = 0.1
 """A search whose first crop gives a die less than this does not keep the candidates after it
 away: a pip of the die beside it, looked around first, hid the one pip of a large die."""
@@ -338,6 +341,16 @@ def decide(
         if face.value == best:
             confidence = max(face.confidence, verdict.probabilities[best])
         return _valued(face, candidate, best, confidence)
+    if (
+        face.value is not None
+        and verdict.value > face.value
+        and verdict.probabilities[face.value] < _UNLIKELY_COUNT * verdict.die_probability
+    ):
+        # Pips are missed more than added: a count the classifier all but rules out, where it
+        # likes a larger one best of the values, is of a face whose other pips did not show
+        # (red pips on swirled dice; a four read as a two, unreadable or no die being likelier
+        # to the classifier than any value: synthetic seeds 3464, 6896, 8874, 1199).
+        return _valued(face, candidate, verdict.value, verdict.probabilities[verdict.value])
     if (
         face.value is not None
         and verdict.die_probability < params.doubted_die_probability

@@ -123,6 +123,21 @@ def test_a_face_the_classifier_doubts_and_whose_count_it_finds_unlikely_is_not_r
     assert face.value == 2
 
 
+def test_a_count_the_classifier_all_but_rules_out_is_read_as_the_larger_one_it_likes() -> None:
+    # Two pips found of a swirled four whose other pips did not show: the classifier is sure of
+    # a die, likes a four best of the values, and gives a two nearly nothing (synthetic seeds
+    # 6896, 8874: unreadable 0.64-0.76 to it, a four 0.22-0.29).
+    at = Candidate(100.0, 100.0, 40.0, face_at(100.0, 100.0, 40.0, 2))
+    assert decide(at, verdict_of(none=0.02, v4=0.3, v7=0.68), PARAMS).value == 4
+    # Or no die likelier than any value, the four likeliest of them (seed 1199).
+    assert decide(at, verdict_of(none=0.44, v2=0.01, v4=0.43, v7=0.12), PARAMS).value == 4
+    # A count it gives a little more keeps its pips' say ...
+    assert decide(at, verdict_of(none=0.02, v2=0.1, v4=0.3, v7=0.58), PARAMS).value == 2
+    # ... and so does a count larger than the one it likes: pips are seldom found too many.
+    five = replace(at, face=face_at(100.0, 100.0, 40.0, 5))
+    assert decide(five, verdict_of(none=0.02, v4=0.3, v7=0.68), PARAMS).value == 5
+
+
 def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
