@@ -138,6 +138,14 @@ def test_a_count_the_classifier_all_but_rules_out_is_read_as_the_larger_one_it_l
     assert decide(five, verdict_of(none=0.02, v4=0.3, v7=0.68), PARAMS).value == 5
 
 
+def test_four_pips_or_more_keep_their_count_where_the_classifier_gives_it_a_fair_share() -> None:
+    # A gold four the classifier reads as a sure two (0.75), giving a four 0.2 (synthetic seeds
+    # 1779, 2942): the four pips stand. Given a four nearly nothing, the two is read.
+    four = Candidate(100.0, 100.0, 40.0, face_at(100.0, 100.0, 40.0, 4))
+    assert decide(four, verdict_of(none=0.01, v2=0.75, v4=0.2, v7=0.04), PARAMS).value == 4
+    assert decide(four, verdict_of(none=0.01, v2=0.9, v4=0.05, v7=0.04), PARAMS).value == 2
+
+
 def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
