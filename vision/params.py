@@ -123,8 +123,9 @@ class ReaderParams:
     search_elongation_excess: float = 0.2
     max_searches: int = 24
     # A die the search finds and reads as three pips or more must show them: at least this
-    # fraction of its box per pip differs from the box's median grey by ``min_pip_contrast`` (a
-    # pip covers about 2 % of a die's box; a speck of dust on a plain tray was read as a 5).
+    # fraction of its box per pip differs from the box's median by ``min_pip_contrast``, in grey
+    # or in one colour channel (a pip covers about 2 % of a die's box; a speck of dust on a plain
+    # tray was read as a 5).
     search_pip_fraction: float = 0.01
     # The classifier is unsure of large ones (their one pip looks like a speck to it): a die
     # found around a pip and read as a one needs only ``one_accept_probability`` when that pip

@@ -257,6 +257,22 @@ def test_a_one_read_off_a_lone_speck_s_centre_and_unsurely_is_a_speck() -> None:
     assert not is_speck(plain, 165.0, 2, 0.88)
 
 
+def test_a_die_found_shows_its_pips_in_grey_or_in_a_colour_channel() -> None:
+    # Red pips on a smoky red die have the grey level of its face (synthetic seeds 1724, 4375:
+    # sure fours and sixes were dropped as specks read as pips); the red channel shows them. A
+    # plain die read as a four shows none.
+    plain = np.full((200, 200, 3), 120, dtype=np.uint8)
+    cv2.rectangle(plain, (80, 80), (119, 119), (40, 40, 90), -1)
+    dotted = plain.copy()
+    for dx, dy in ((-10, -10), (10, -10), (-10, 10), (10, 10)):
+        cv2.circle(dotted, (100 + dx, 100 + dy), 4, (20, 10, 160), -1)
+    grey = cv2.cvtColor(dotted, cv2.COLOR_BGR2GRAY)
+    assert abs(int(grey[90, 90]) - int(grey[100, 100])) < PARAMS.min_pip_contrast
+    four = face_at(100.0, 100.0, 40.0, 4)
+    assert search_module._shows_its_pips(dotted, four, PARAMS)
+    assert not search_module._shows_its_pips(plain, four, PARAMS)
+
+
 def test_a_die_found_half_out_of_the_frame_that_does_not_stand_out_is_a_speck() -> None:
     # Synthetic seeds 420, 522, 2680, 5868: specks near a tray's corner, their crops filled out
     # from the frame's edge, were read as twos. A die that stands out there is kept.
