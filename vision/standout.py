@@ -8,7 +8,8 @@ than ``standout_colour`` is foreground, and the points deepest inside it, half a
 or more, are places the classifier is asked about (`vision.search`). Parts larger than
 ``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying
 close together make such a part too, and what is left of it once the dice read are taken out is
-looked at again. The classifier decides; this stage only proposes. Whether a die stands out from
+looked at again, as are dice lying against a cable or a tray's rim (what is thinner than a
+die is let go of). The classifier decides; this stage only proposes. Whether a die stands out from
 what lies around it (`stands_out`) tells a die from a speck on a plain tray (`vision.looks`).
 """
 
@@ -33,6 +34,9 @@ _DIE_PIXELS = 8.0
 """Foreground is looked at on the pyramid level where a die is at least this many pixels wide."""
 _READ_DIE = 0.5
 """A die read is taken out of a pile of dice as a disc this many of its widths across."""
+_THIN = 0.6
+"""What is left of a pile narrower than this many die widths (a cable, a tray's rim) is let go
+of, and the dice lying against it are looked at."""
 
 
 def standing_out(
@@ -45,7 +49,8 @@ def standing_out(
     """Up to ``max_standouts`` points (x, y in frame pixels) deep inside what differs from the
     tray, the deepest first, at least half a die ``width`` apart, none where ``is_taken`` says a
     die is already. ``read`` holds the dice read so far (x, y, width): a part too large for a
-    die that is a pile of dice falls apart without them, and its pieces are looked at."""
+    die that is a pile of dice falls apart without them and without its thin parts (a die
+    against a cable: synthetic seeds 6871, 8419), and its pieces are looked at."""
     if params.max_standouts == 0 or width <= 0:
         return []
     level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / _DIE_PIXELS, 1.0)))))
@@ -80,6 +85,10 @@ def standing_out(
         for x, y, die_width in read:
             centre = (round((x + 0.5) / factor - 0.5), round((y + 0.5) / factor - 0.5))
             cv2.circle(pile, centre, max(1, round(_READ_DIE * die_width / factor)), 0, -1)
+        # Nor is a thin part (a cable, a tray's rim) kept: a die lying against it comes away.
+        thin = max(3, 2 * round(_THIN * die / 2) + 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin))
+        pile = np.asarray(cv2.morphologyEx(pile, cv2.MORPH_OPEN, disc), dtype=np.uint8)
         pieces = _too_large(pile, largest)
         if pieces is not None:
             pile[pieces] = 0
