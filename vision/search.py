@@ -4,8 +4,9 @@ The pips that no die read explains are candidates, each at the die widths it sug
 frame's, or a die of its own size: it may be a pip, or a whole die seen as one blob), and so are
 the places where the frame stands out from the tray (`vision.standout`). Each is looked at by the
 classifier (`vision.looks`); the surest die wins where several land on one. A one the classifier
-is unsure of is found when its pip lies at its centre on a die that stands out; a die it
-doubts is looked at again narrower; a die read with more pips than its box shows is dropped.
+is unsure of is found when its pip lies at its centre on a die that stands out, or looks like
+the pips of the dice read (a black one on black felt); a die it doubts is looked at again
+narrower; a die read with more pips than its box shows (in grey or a colour) is dropped.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ def standing_out(
         for x, y, die_width in read:
             centre = (round((x + 0.5) / factor - 0.5), round((y + 0.5) / factor - 0.5))
             cv2.circle(pile, centre, max(1, round(_READ_DIE * die_width / factor)), 0, -1)
-        # Nor is a thin part (a cable, a tray's rim) kept: a die lying against it comes away.
+        # A thin part (a cable, a tray's rim) is let go of too: a die lying against it comes away.
         thin = max(3, 2 * round(_THIN * die / 2) + 1)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin))
         pile = np.asarray(cv2.morphologyEx(pile, cv2.MORPH_OPEN, disc), dtype=np.uint8)
