@@ -223,8 +223,8 @@ def _a_speck_read_as_pips(
     sixes whose pips ran together hold one blob found near their centre, and are dice."""
     if die.value not in _CENTRE_PIP:
         return False
-    off = _lone_pip_off_centre(pips, die, params)
-    if off is None or off > _NEAR_CENTRE:
+    lone = _lone_pip(pips, die, params)
+    if lone is None or _off_centre(lone, die) > _NEAR_CENTRE:
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
 
@@ -240,22 +240,23 @@ def _a_speck_read_as_a_one(
     178 were dice). A pip like those of the ``dice`` read (`_like_their_pips`) is no speck."""
     if die.value != 1 or die.confidence >= _OFF_CENTRE_ONE:
         return False
-    off = _lone_pip_off_centre(pips, die, params)
-    if off is None or off < CENTRED:
+    lone = _lone_pip(pips, die, params)
+    if lone is None or _off_centre(lone, die) < CENTRED:
         return False
-    held = next(p for p in pips if is_held(p, [die], params))
-    if _like_their_pips(frame, held, pips, dice, params):
+    if _like_their_pips(frame, lone, pips, dice, params):
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
 
 
-def _lone_pip_off_centre(pips: tuple[Pip, ...], die: Face, params: ReaderParams) -> float | None:
-    """How far the one pip found on a die (`is_held`) lies from its centre, in its widths; None
-    when the die holds none or several."""
+def _lone_pip(pips: tuple[Pip, ...], die: Face, params: ReaderParams) -> Pip | None:
+    """The one pip found on a die (`is_held`); None when the die holds none or several."""
     held = [p for p in pips if is_held(p, [die], params)]
-    if len(held) != 1:
-        return None
-    return math.hypot(held[0].x - die.x, held[0].y - die.y) / die.width
+    return held[0] if len(held) == 1 else None
+
+
+def _off_centre(pip: Pip, die: Face) -> float:
+    """How far a pip lies from a die's centre, in its widths."""
+    return math.hypot(pip.x - die.x, pip.y - die.y) / die.width
 
 
 def _cut_by_the_frame(frame: Frame, die: Face, params: ReaderParams) -> bool:
