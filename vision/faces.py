@@ -47,6 +47,9 @@ _add(6, (-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1))
 _add(6, (-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1))
 
 _GRID = [(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)]
+_GLARE_REACH = 0.3
+"""A blob of the pips' kind, far larger than they are, lying within this many grid steps of an
+empty grid point, is a glare on the face there (`_is_glare_at`)."""
 
 
 def compatible_pips(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[np.bool_]:
@@ -358,7 +361,9 @@ def _empty_points_bare(
             else float(max(across.max(), down.max()))
         )
         toward_pip = face_level - extreme if is_dark else extreme - face_level
-        if toward_pip > params.empty_point_tolerance * contrast:
+        if toward_pip > params.empty_point_tolerance * contrast and not (
+            is_grid_point and _is_glare_at(xi, yi, u, v, kin, pips, params)
+        ):
             return False
         if not is_grid_point:
             level = float(smooth_gray[yi, xi])
@@ -367,6 +372,25 @@ def _empty_points_bare(
             if _colour_distance(smooth_colour[yi, xi], face_colour) > params.face_colour_tolerance:
                 return False
     return True
+
+
+def _is_glare_at(
+    x: float, y: float, u: Vector, v: Vector, kin: list[int], pips: tuple[Pip, ...], params: ReaderParams
+) -> bool:
+    """Whether an empty grid point at (x, y) that looks like a pip holds a blob of the pips' kind
+    far larger than they are (past ``max_size_ratio``): a glossy die's glare, a soft light spot
+    at its centre as bright as its pips, not a pip missed (a black four 118 px wide with red
+    pips was missed: its centre was not bare, synthetic seed 6336)."""
+    members = sorted(pips[k].diameter for k in kin)
+    pip_size = members[len(members) // 2]
+    reach = _GLARE_REACH * min(math.hypot(*u), math.hypot(*v))
+    is_dark = pips[kin[0]].is_dark
+    return any(
+        p.is_dark == is_dark
+        and p.diameter > params.max_size_ratio * pip_size
+        and math.hypot(p.x - x, p.y - y) <= reach
+        for p in pips
+    )
 
 
 def _colour_distance(

@@ -256,6 +256,21 @@ def test_a_faint_spot_at_the_centre_of_a_six_is_no_seventh_pip(scheme: str, shar
     assert read(frame, ReaderParams(use_classifier=False)).values == (6,)
 
 
+@pytest.mark.parametrize("scheme", ["black", "red", "blue"])
+def test_a_soft_glare_at_the_centre_of_a_four_is_no_pip(scheme: str) -> None:
+    # A glossy die lit from above shows a soft light spot at its centre, twice as wide as its
+    # pips and as bright: the four's centre was not bare, and the die was missed (a black four
+    # 118 px wide with red pips, smoke dice: synthetic seeds 6336, 2180).
+    frame = blank().astype(np.float32)
+    draw_die(frame, DrawnDie(320, 240, 110, 4, 25.0, scheme))
+    face, pip = SCHEMES[scheme]
+    rows, columns = np.mgrid[0:480, 0:640]
+    glow = np.exp(-((columns - 320.0) ** 2 + (rows - 240.0) ** 2) / (2 * 16.0**2))[..., None]
+    light = np.array([max(pip)] * 3, np.float32) - np.array(face, np.float32)
+    frame = np.asarray(np.clip(cv2.GaussianBlur(frame + glow * light, (3, 3), 0), 0, 255), np.uint8)
+    assert read(frame, ReaderParams(use_classifier=False)).values == (4,)
+
+
 def _spot(x: float, y: float, diameter: float, is_dark: bool) -> Pip:
     level = 40.0 if is_dark else 230.0
     return Pip(x, y, diameter, is_dark, 100.0, 0.9, 1.0, ROUND, (level,) * 3, level)
