@@ -44,6 +44,12 @@ _ROW = 3
 _LONG = (2.0, 5.0)  # the elongation of three touching pips in a row (about 3.4)
 _ROW_AREA = (0.8, 1.5)  # their area, relative to three discs as wide as the row
 _KERNEL = np.ones((3, 3), np.uint8)
+_ROUND_PIP = 0.9
+"""A blob this round or rounder (a disc, not a die seen whole: a square is 0.79) ..."""
+_ROUND_PIP_AREA = 1.5
+"""... may be this many times ``max_pip_area_fraction`` of the frame: the one's pip of a die
+150 px wide in a 640×480 frame is 40-45 px across (synthetic seeds 8193, 9480: black ones 164
+and 139 px wide, their red pips 42 and 41 px, were missed)."""
 
 
 def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | None:
@@ -206,7 +212,9 @@ def level_blobs(
             split = False
             if blob is None:
                 split = len(contour) >= 6
-            elif blob[2] ** 2 * 0.785 <= max_area:
+            elif blob[2] ** 2 * 0.785 <= max_area * (
+                _ROUND_PIP_AREA if blob[3] >= _ROUND_PIP else 1.0
+            ):
                 out.append(blob)
                 # Perhaps a whole die, darker (or lighter) than the tray, pips and all.
                 split = blob[2] >= params.split_min_diameter * scale

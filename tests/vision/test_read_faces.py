@@ -335,6 +335,17 @@ def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
         assert read(render_tray([value], seed=seed).frame).values == (value,)
 
 
+@pytest.mark.parametrize("scheme", ["black", "white", "blue-red"])
+@pytest.mark.parametrize("width", [140, 150])
+def test_a_one_on_a_die_150_px_wide_is_read(scheme: str, width: int) -> None:
+    # The one's pip of a die 150 px wide is about 43 px across in a 640×480 frame, past the
+    # largest pip area for the frame (``max_pip_area_fraction``): it was no pip, and the die
+    # was missed (synthetic seeds 8193 and 9480: black ones 164 and 139 px wide, red pips).
+    frame = draw([DrawnDie(300, 230, width, 1, 20.0, scheme, pip_scale=1.6)])
+    assert read(frame, ReaderParams(use_classifier=False)).values == (1,)
+    assert read(frame).values == (1,)
+
+
 def test_a_die_the_classifier_doubts_at_the_width_looked_is_read() -> None:
     # Synthetic seeds 9738, 6744 and 7509 of the accuracy benchmark: a pearl one 132 px wide
     # alone on a wooden tray, looked for at the width its large pip suggests (183 px), a black
