@@ -375,7 +375,13 @@ def _empty_points_bare(
 
 
 def _is_glare_at(
-    x: float, y: float, u: Vector, v: Vector, kin: list[int], pips: tuple[Pip, ...], params: ReaderParams
+    x: float,
+    y: float,
+    u: Vector,
+    v: Vector,
+    kin: list[int],
+    pips: tuple[Pip, ...],
+    params: ReaderParams,
 ) -> bool:
     """Whether an empty grid point at (x, y) that looks like a pip holds a blob of the pips' kind
     far larger than they are (past ``max_size_ratio``): a glossy die's glare, a soft light spot
