@@ -80,13 +80,17 @@ def verify(
     starts += [Candidate(p.x, p.y, width, None) for p in blob_dice]
     decided = dice_at(pyramid, starts, params, ())
     dice = _apart([die for _, die in decided if die is not None], params)
-    # A one rejected at the width its pip suggests may be a die whose one pip is drawn large.
+    # A one rejected at the frame's width may be a die whose one pip is drawn large, or one
+    # far wider than the faces that told that width (`_one_widths`).
     big_ones = [
-        replace(candidate, width=NARROWER * candidate.width)
+        replace(candidate, width=width)
         for candidate, die in decided
         if die is None and candidate.face is not None and len(candidate.face.pips) == 1
+        for width in _one_widths(candidate.face, candidate.width, params)
     ]
-    dice += [die for _, die in dice_at(pyramid, big_ones, params, dice) if die is not None]
+    # One die a face at most: a one read narrower and again at its own width is one die.
+    ones = [die for _, die in dice_at(pyramid, big_ones, params, dice) if die is not None]
+    dice += _apart(ones, params)
     dice += _spread_pips(pyramid, pips, decided, dice, params)
     if not dice:
         dice = _at_own_width(pyramid, decided, params)
@@ -106,6 +110,18 @@ def verify(
             found += search(pyramid, pips, dice + found, again, params)
     dice = split_straddling(pyramid, pips, _one_size(pyramid, dice + found, params), params)
     return dice + _glossy_dice(pyramid, spotted, dice, width, params)
+
+
+def _one_widths(face: Face, width: float, params: ReaderParams) -> list[float]:
+    """The widths at which a one ``face`` rejected at the frame's ``width`` is looked at again:
+    `NARROWER` (its pip drawn large), and its own width, as its pip's size tells it, when that
+    is far wider than the frame's (the one's pip of a die 162 px wide, among dice whose grids
+    told 109 px: synthetic seed 3408)."""
+    own = true_width(face, params)
+    widths = [NARROWER * width]
+    if own > width and not are_alike(own, width):
+        widths.append(own)
+    return widths
 
 
 def _spread_pips(

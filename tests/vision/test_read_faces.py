@@ -346,6 +346,15 @@ def test_a_one_on_a_die_150_px_wide_is_read(scheme: str, width: int) -> None:
     assert read(frame).values == (1,)
 
 
+def test_a_one_far_wider_than_the_faces_read_is_looked_at_its_own_width() -> None:
+    # Synthetic seed 3408 of the accuracy benchmark: a black one 162 px wide, its red pip 37 px
+    # across, beside a six and a three whose grids told 109 px; looked at 109 px and narrower,
+    # the classifier saw no die. Seed 1664: a red one read at 37 px is not read twice.
+    assert sorted(read(render_tray([1, 6, 3], seed=3408).frame).values) == [1, 3, 6]
+    frame = render_tray([5, 5, 4, 5, 2, 1], seed=1664).frame
+    assert sorted(read(frame).values) == [1, 2, 4, 5, 5, 5]
+
+
 def test_a_die_the_classifier_doubts_at_the_width_looked_is_read() -> None:
     # Synthetic seeds 9738, 6744 and 7509 of the accuracy benchmark: a pearl one 132 px wide
     # alone on a wooden tray, looked for at the width its large pip suggests (183 px), a black
