@@ -284,7 +284,8 @@ def decide(
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
     classifier is sure of another value (or sure there is no die), or doubts both the die and the
     count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
-    read a die whose grid is unlike the frame's width (unread too); pips that fit no face are a
+    read a die whose grid is unlike the frame's width (unread too, but a lone pip stays a one
+    where the classifier likes the one best of the values); pips that fit no face are a
     die (unread, unless the classifier reads it) only where the classifier gives a die
     ``doubted_die_probability`` or more; a die looked for around a pip needs the classifier to
     be fairly sure it is there (``accept``, by default ``accept_probability``). A lone pip read
@@ -333,7 +334,10 @@ def decide(
             # Unless it reads a value nearly as surely (`_READABLE`): two pips of a five seen
             # obliquely near the frame's edge fitted a two 22 px wide, for a die of 44
             # (synthetic seed 9591: 0.47 five, 0.52 unreadable).
-            if unread:
+            # A one is no grid: its lone pip stays a one where the classifier likes the one
+            # best of the values (wine ones at the frame's edge, their sides showing: a die it
+            # could not read 0.4 and 0.8, a one 0.3 and 0.17: synthetic seeds 2426, 9427).
+            if unread and not (len(face.pips) == 1 and verdict.value == 1):
                 return replace(face, value=None, confidence=verdict.die_probability)
             return _valued(face, candidate, verdict.value, verdict.probabilities[verdict.value])
     if face.value is not None and face.value >= 4 and best < face.value:

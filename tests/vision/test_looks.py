@@ -259,6 +259,22 @@ def test_a_die_is_read_as_the_value_the_classifier_nearly_prefers_to_unreadable(
     assert unread is not None and unread.value is None
 
 
+def test_a_one_the_classifier_cannot_read_stays_a_one_where_it_likes_the_one_best() -> None:
+    # Wine ones near the frame's edge, their sides showing, their pips telling a width unlike
+    # the frame's: the classifier took each for a die it could not read (0.8) and liked the
+    # one best of the values (0.17; synthetic seeds 2426, 9427). A lone pip is no grid that
+    # can be wrong. Where it likes another value best, or for two pips, the die is unread.
+    one = replace(face_at(100.0, 100.0, 45.5, 1), pips=(0,))
+    at = Candidate(100.0, 100.0, 63.0, one)
+    kept = decide(at, verdict_of(none=0.02, v1=0.17, v2=0.01, v7=0.8), PARAMS)
+    assert kept is not None and kept.value == 1
+    unsure = decide(at, verdict_of(none=0.02, v1=0.05, v2=0.13, v7=0.8), PARAMS)
+    assert unsure is not None and unsure.value is None
+    two = Candidate(100.0, 100.0, 63.0, replace(face_at(100.0, 100.0, 24.0, 2), pips=(0, 1)))
+    grid = decide(two, verdict_of(none=0.02, v2=0.17, v1=0.01, v7=0.8), PARAMS)
+    assert grid is not None and grid.value is None
+
+
 def test_pips_that_fit_no_face_where_the_classifier_doubts_a_die_are_no_die() -> None:
     # Keys of a keyboard, their letters taken for pips that fit no face: the classifier gave a
     # die 0.46 there (synthetic seed 6210); reported unread, it would have the throw thrown
