@@ -4,7 +4,8 @@ Every face but the one holds two opposite corner pips of its 3×3 grid, so each 
 pips (same polarity, size and face colour) at a plausible distance proposes a face: centre between
 them, grid spacing and rotation from their offset. A proposal stands when the pips near it sit on
 its grid points in one of the six face patterns, no other pip of the kind lies inside the face, and
-the empty grid points look like bare face (not a missed pip, nor the seam of two touching dice).
+the empty grid points look like bare face (not a missed pip, nor the seam of two touching dice;
+a blob there far larger than the pips is the soft glare of a glossy face, not a pip).
 Pips far fainter than the others of their face (seen through a translucent die) are left out of it,
 and so is a faint spot (glare on a glossy face) that keeps the pips around it from fitting any face.
 Proposals are taken greedily, most pips first, so touching dice are separated by their grids rather
