@@ -157,10 +157,11 @@ def _decided(
     value: int | None = None,
 ) -> list[Face]:
     """``found`` and the dice decided at the candidates ``looked`` at, the surest first, each
-    unless it lies on a die found already (``dice``, read before the search, show what the
-    tray's pips look like: `_is_plain_one`). Looked at narrower (`_doubted`) where the first looks
-    leaned to ``value``, a die must show that value: around a pip of a two read beside it, off
-    its centre, a look leaning to a two saw that pip alone as a sure one (synthetic seed 5149).
+    unless it lies on a die found already; the ``dice`` read before the search show what the
+    tray's pips look like (`_is_plain_one`, `_a_speck_read_as_a_one`). Looked at narrower
+    (`_doubted`) where the first looks leaned to ``value``, a die must show that value: around
+    a pip of a two read beside it, off its centre, a look leaning to a two saw that pip alone
+    as a sure one (synthetic seed 5149).
     And unless that value is one, it must stand out from what lies around it (`stands_out`):
     two screw heads at a tray's corner, looked at narrower, were a two to the classifier (5487,
     9716). (A black one on a dark tray does not stand out.)"""
