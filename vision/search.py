@@ -51,6 +51,9 @@ _LIKE_FACE = 30.0
 by no more than this in any channel, ..."""
 _LIKE_PIP = 45.0
 """... and the colours of their middles by no more than this."""
+ONE_PER_PIP = 4.5
+"""A one's pip is about 0.22 of its die's width: a pip looked at as a one's is looked at as a die
+this many times as wide."""
 _SMALLEST_PIP = 0.04
 """A stray pip this many frame die widths across or more is looked for at the frame's width: as
 small as the glare spot left of a glossy pip of a large die when the pip was taken for a dark die
@@ -88,6 +91,7 @@ def search(
     starts = around_pips + [Candidate(x, y, width, None) for x, y in standouts]
     looked = look(pyramid, starts, params, dice)
     moved_off = _moved_off_a_one(pips, around_pips, looked, width, params)
+    moved_off += _lone_ones(pips, dice, params)
     looked += [(c, v) for c, v in look_still(pyramid, moved_off, params) if v.value == 1]
     found = _decided(pyramid, pips, looked, dice, [], params)
     for value in range(1, 7):
@@ -129,6 +133,22 @@ def _moved_off_a_one(
             continue
         left.append(start)
     return left
+
+
+def _lone_ones(pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams) -> list[Candidate]:
+    """With no die read, each round pip is also looked at where it is as the pip of a one
+    (`ONE_PER_PIP` times as wide), and kept only if read as a one (`search`): the frame's width
+    is then a guess from the pip sizes, and a one's pip is larger than the others' (a lone one
+    32 px wide looked for at 77 and 54 px, the screw heads of its tray telling the pip size:
+    synthetic seed 5102)."""
+    if dice:
+        return []
+    return [
+        Candidate(pip.x, pip.y, ONE_PER_PIP * pip.diameter, None)
+        for pip in pips[: params.max_searches]
+        if pip.circularity >= params.single_min_circularity
+        and ONE_PER_PIP * pip.diameter >= params.min_die_width
+    ]
 
 
 def _doubted(
@@ -371,6 +391,9 @@ def _unexplained(
         if k in used or is_held(pip, dice, params):
             continue
         widths = []
+        if not dice and pip.elongation <= most_elongated:
+            # With no die read the frame's width is a guess: the pip's own width comes first.
+            widths.append(params.die_width_per_pip * pip.diameter)
         if (
             _SMALLEST_PIP * width <= pip.diameter <= 0.4 * width
             and pip.elongation <= most_elongated

@@ -34,7 +34,7 @@ from vision.face import Face
 from vision.looks import Candidate, decide, dice_at, is_held, is_taken, look
 from vision.params import ReaderParams
 from vision.pips import Pip
-from vision.search import CENTRED, NARROWER, is_one_pip_size, search
+from vision.search import CENTRED, NARROWER, ONE_PER_PIP, is_one_pip_size, search
 from vision.standout import stands_out
 from vision.straddle import may_straddle, split_straddling
 from vision.widths import are_alike, die_width, frame_width, true_width, width_of
@@ -56,9 +56,6 @@ _ONE_SIZE_LOOKS = (1.0, 0.75)
 """The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
-_ONE_PER_PIP = 4.5
-"""A one's pip is about 0.22 of its die's width: a dark blob holding a glare spot, with no die
-read there, is looked at as a one this many times as wide (`_glossy_dice`)."""
 
 
 def verify(
@@ -225,7 +222,7 @@ def _glossy_dice(
 ) -> list[Face]:
     """The dice found at the dark blobs that the pip stages took for dice holding their one pip
     (`vision.pips.PipsFound`) and that no die read holds: each is looked at as a one's pip with a
-    glare spot (the die `_ONE_PER_PIP` times as wide), and kept when the classifier reads a one
+    glare spot (the die `ONE_PER_PIP` times as wide), and kept when the classifier reads a one
     centred on it there (`dice_at` drops a look landing on a die read), or a die of another
     value, wherever its centre: the blobs were its glossy pips, each holding a glare spot (a
     yellow two 127 px wide, a pearl two 146 px wide, each alone on a tray and missed: synthetic
@@ -239,7 +236,7 @@ def _glossy_dice(
         read = dice + found
         if is_held(blob, read, params):
             continue
-        widths = [_ONE_PER_PIP * blob.diameter]
+        widths = [ONE_PER_PIP * blob.diameter]
         if is_one_pip_size(blob.diameter, width) and not are_alike(width, widths[0]):
             widths.append(width)
         starts = [Candidate(blob.x, blob.y, w, None) for w in widths if w >= params.min_die_width]

@@ -75,6 +75,41 @@ def test_a_pip_far_from_the_frame_s_pip_size_is_searched_at_the_width_it_tells()
     assert math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
 
 
+def test_with_no_die_read_a_round_pip_is_looked_at_as_the_pip_of_a_one() -> None:
+    # A one's pip is larger than the others' (about a quarter of its die): with no die read and
+    # two screw heads on the tray telling the pip size, the widths a pip tells are all too wide
+    # for the one; looked at as a one's pip, where it is, the one is read.
+    for seed in (71, 72, 73, 74):
+        tray = render_tray([1], seed=seed)
+        die = tray.dice[0]
+        far_x = 60.0 if die.center[0] > 320 else 580.0
+        screws = tuple(pip_at(far_x, y, 0.5 * die.size_px) for y in (100.0, 380.0))
+        pips = (pip_at(*die.center, 0.24 * die.size_px), *screws)
+        faces = verify(pyramid_of(tray.frame), pips, [], PARAMS)
+        assert [f.value for f in faces] == [1], (seed, faces)
+        assert (
+            math.hypot(faces[0].x - die.center[0], faces[0].y - die.center[1]) < 0.2 * die.size_px
+        )
+
+
+def test_with_no_die_read_only_a_one_is_kept_from_a_look_at_a_pip_as_a_one_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two specks of dust on a plain tray, each looked at as the pip of a one 22 px wide, were a
+    # two to the classifier (synthetic seed 6830).
+    pip = pip_at(250.0, 200.0, 5.0)
+    as_a_one = search_module.ONE_PER_PIP * pip.diameter
+    for value, read in ((2, []), (1, [1])):
+
+        def verdict(x: float, y: float, width: float, value: int = value) -> Verdict:
+            if abs(width - as_a_one) < 0.5 and math.hypot(x - pip.x, y - pip.y) < 1.0:
+                return verdict_of(none=0.05, **{f"v{value}": 0.95})
+            return verdict_of(none=0.98, v1=0.02)
+
+        classify_by_place(monkeypatch, verdict)
+        assert [f.value for f in verify(blank_pyramid(), (pip,), [], PARAMS)] == read, value
+
+
 def test_a_die_seen_as_one_blob_smaller_than_a_die_is_looked_for_at_the_frame_s_width() -> None:
     # The pips of a small die ran together into one blob narrower than the die: read as a
     # pip it tells a die six times too wide, read as a whole die one too narrow.
