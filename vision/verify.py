@@ -52,6 +52,10 @@ _RIGHT_ANGLE = 0.2
 """... whose steps' cosine is this small or less, is seen square-on (`_is_square`)."""
 _SURE_WIDTH = 0.5
 """Faces read with at least this confidence tell the frame's die width when there are any."""
+_HALF_GRID = 0.75
+"""A die read surely but under this share of the sure dice's width may have had its grid fitted
+on half of it: a corner pip and the centre pip of a three make a two 0.6-0.7 as wide
+(`_one_size`)."""
 _ONE_SIZE_LOOKS = (1.0, 0.75)
 """The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
@@ -266,10 +270,12 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
     dropped too when no die is found at their width, be there one sure die only: a speck on a
     plain tray is read surely as a one at the small width its size suggests, 16 px wide beside
     a three of 156 px, 27 px beside a four of 41 px (synthetic seeds 669, 2192).
-    A die read unsurely or not read, at a width unlike theirs (be there one sure die only), is
-    replaced by the surest die read there with a value, or stays: a three looked at 127 px wide,
-    as the pips of the dice not read told, was not read; the search then read the others surely
-    at 91 px (synthetic seed 2367)."""
+    A die read unsurely or not read, at a width unlike theirs, or read surely but far narrower
+    (`_HALF_GRID`; be there one sure die only), is replaced by the surest die read there with a
+    value, or stays: a three looked at 127 px wide, as the pips of the dice not read told, was
+    not read; the search then read the others surely at 91 px (synthetic seed 2367). Two pips
+    of a three 67 px wide, a corner's and the centre's, fitted a sure two 36 px wide (3450,
+    8582, 9287, 9977)."""
     sure = _sure(dice)
     again: dict[int, tuple[float, bool]] = {}
     for i, die in enumerate(dice):
@@ -282,7 +288,7 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
             again[i] = (width, True)  # a speck, read as a one at the width its size suggests
         elif own < params.search_narrowest * width:
             again[i] = (width, len(others) >= 2)
-        elif die not in sure and not are_alike(own, width):
+        elif (die not in sure or own < _HALF_GRID * width) and not are_alike(own, width):
             again[i] = (width, False)
     kept = [die for i, die in enumerate(dice) if i not in again]
     for i, (width, droppable) in again.items():

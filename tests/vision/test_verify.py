@@ -230,6 +230,30 @@ def test_a_die_read_unsurely_at_another_width_is_read_again_at_the_sure_dice_wid
     ]
 
 
+def test_a_sure_die_read_narrower_than_the_others_is_read_again_at_their_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two pips of a large three, a corner's and the centre's, fit a sure two half its width
+    # (synthetic seeds 3450, 8582, 9287, 9977): at the width of the die beside it, the three is
+    # read surely. A sure die read narrower where no die is read at their width stays.
+    two_of_a_three = _sure_die(300.0, 300.0, 36.0, 2)
+    small_four = _sure_die(100.0, 300.0, 36.0, 4)
+    dice = [_sure_die(250.0, 100.0, 60.0, 5), _sure_die(400.0, 100.0, 60.0, 6)]
+    dice += [two_of_a_three, small_four]
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if x == 300.0 and y == 300.0 and width == 60.0:
+            return verdict_of(none=0.01, v3=0.99)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    kept = verify_module._one_size(blank_pyramid(), dice, PARAMS)
+    assert [(d.value, d.x, d.y, d.width) for d in kept[2:]] == [
+        (3, 300.0, 300.0, 60.0),
+        (4, 100.0, 300.0, 36.0),
+    ]
+
+
 def test_a_dark_blob_taken_for_a_die_holding_its_one_is_looked_at_as_a_glossy_pip(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
