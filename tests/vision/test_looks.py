@@ -146,6 +146,16 @@ def test_four_pips_or_more_keep_their_count_where_the_classifier_gives_it_a_fair
     assert decide(four, verdict_of(none=0.01, v2=0.9, v4=0.05, v7=0.04), PARAMS).value == 2
 
 
+def test_a_face_keeps_its_count_where_the_classifier_likes_it_nearly_as_much_as_another() -> None:
+    # A white four the classifier reads 0.38 a six and 0.37 a four (synthetic seed 7167): the
+    # four pips stand. Where it likes the six clearly better, the six is read.
+    four = Candidate(100.0, 100.0, 40.0, face_at(100.0, 100.0, 40.0, 4))
+    close = verdict_of(none=0.04, v4=0.37, v5=0.14, v6=0.38, v7=0.07)
+    assert decide(four, close, PARAMS).value == 4
+    clear = verdict_of(none=0.04, v4=0.25, v5=0.14, v6=0.5, v7=0.07)
+    assert decide(four, clear, PARAMS).value == 6
+
+
 def test_a_die_found_around_a_pip_takes_its_value_from_looks_at_other_widths_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
