@@ -179,9 +179,11 @@ def _decided(
     """``found`` and the dice decided at the candidates ``looked`` at, the surest first, each
     unless it lies on a die found already; the ``dice`` read before the search show what the
     tray's pips look like (`_is_plain_one`, `_a_speck_read_as_a_one`). Looked at narrower
-    (`_doubted`) where the first looks leaned to ``value``, a die must show that value: around
-    a pip of a two read beside it, off its centre, a look leaning to a two saw that pip alone
-    as a sure one (synthetic seed 5149).
+    (`_doubted`) where the first looks leaned to ``value``, a die must show that value, or
+    more pips than that (a look too wide loses pips, it adds none: a swirled five 21 px wide
+    looked at 29 px leaned to a four, synthetic seed 8499), but a die leaned to as a one must
+    be a one: around a pip of a two read beside it, off its centre, a look leaning to a two
+    saw that pip alone as a sure one (5149).
     And unless that value is one, it must stand out from what lies around it (`stands_out`):
     two screw heads at a tray's corner, looked at narrower, were a two to the classifier (5487,
     9716). (A black one on a dark tray does not stand out.)"""
@@ -204,7 +206,9 @@ def _decided(
         ):
             continue
         if value is not None and (
-            die.value != value
+            die.value is None
+            or die.value < value
+            or (die.value > value and value == 1)
             or (value != 1 and not stands_out(pyramid[0], die.x, die.y, die.width, params))
         ):
             continue

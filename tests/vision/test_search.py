@@ -476,6 +476,28 @@ def test_a_one_on_a_die_that_does_not_stand_out_is_read_where_its_pip_is_like_th
     assert found((40, 40, 200)) == []
 
 
+def test_a_die_found_narrower_may_show_more_pips_than_its_first_look_leaned_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A swirled five 21 px wide, looked at 29 px, leaned to a four; 0.7 as wide it was a five
+    # (synthetic seed 8499): pips drop out of a look too wide, none are added. A look leaning
+    # to a two that sees a sure one narrower saw a pip of the two alone (5149): no die.
+    five = cv2.rectangle(
+        np.full((400, 500, 3), 90, np.uint8), (279, 179), (321, 221), (200,) * 3, -1
+    )
+    for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)):
+        cv2.circle(five, (300 + 11 * dx, 200 + 11 * dy), 4, (30, 30, 30), -1)
+    die = pyramid_of(five)
+    leaning_four = verdict_of(none=0.4, v4=0.5, v1=0.1)
+    sure_five = verdict_of(none=0.01, v5=0.99)
+    assert _doubted_at_the_frame_s_width(monkeypatch, die, leaning_four, sure_five) == [
+        (300.0, 200.0, 5)
+    ]
+    leaning_two = verdict_of(none=0.4, v2=0.5, v1=0.1)
+    sure_one = verdict_of(none=0.01, v1=0.99)
+    assert _doubted_at_the_frame_s_width(monkeypatch, die, leaning_two, sure_one) == []
+
+
 def test_a_die_of_another_value_found_narrower_must_stand_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
