@@ -197,6 +197,35 @@ def test_a_die_found_around_a_pip_whose_value_is_read_surely_is_not_read_at_othe
     assert widths and all(w < 0.8 * 36.0 or w == pytest.approx(36.0) for w in widths)
 
 
+def test_a_face_whose_count_the_classifier_does_not_read_is_read_at_other_widths_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A swirled three the classifier reads 0.55 a five and 0.3 a three at its width, and a sure
+    # three at 0.85 and 1.18 times it (synthetic seed 351): the three is read.
+    blank = np.full((240, 320, 3), 128, dtype=np.uint8)  # nothing stands out
+    three = face_at(160.0, 120.0, 40.0, 3)
+    widths: list[float] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        widths.append(width)
+        if width == pytest.approx(40.0):
+            return at_its_width
+        if width in (pytest.approx(0.85 * 40.0), pytest.approx(1.18 * 40.0)):
+            return verdict_of(none=0.02, v3=0.9, v5=0.08)
+        return verdict_of(none=0.95, v1=0.05)
+
+    classify_by_place(monkeypatch, verdict)
+    at_its_width = verdict_of(none=0.02, v3=0.3, v5=0.55, v7=0.13)
+    assert [f.value for f in verify(pyramid_of(blank), (), [three], PARAMS)] == [3]
+    one_width = replace(PARAMS, search_value_widths=())
+    assert [f.value for f in verify(pyramid_of(blank), (), [three], one_width)] == [5]
+    # A five it reads fairly surely (0.75) is not looked at other widths.
+    widths.clear()
+    at_its_width = verdict_of(none=0.02, v3=0.2, v5=0.75, v7=0.03)
+    assert [f.value for f in verify(pyramid_of(blank), (), [three], PARAMS)] == [5]
+    assert widths and all(w == pytest.approx(40.0) for w in widths)
+
+
 def test_a_face_far_wider_than_the_frame_s_dice_is_remade_as_wide_as_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
