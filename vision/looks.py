@@ -174,12 +174,12 @@ def _valued_again(
     value probabilities averaged with the first looks' with equal weight. A die the pip stages
     did not count has only the classifier for its value, and one look's width can be wrong
     (smoky dice with red pips); a value the first looks read surely (`_AGREED`) is not looked at
-    again (a sixth of the crops of a rendered frame, and no die read otherwise). Nor is a face
-    whose count the classifier reads, or whose other value it reads fairly surely
-    (``classifier_certainty``: pooled, a sure four was given back to a five the pip stages
-    found with a spurious pip, synthetic seed 6505); the others' pips and the classifier
-    disagree (swirled red-pip dice: a three read 0.49 a five, 0.39 a three, 351). Whether a
-    die is there stays the first looks' say."""
+    again (a sixth of the crops of a rendered frame, and no die read otherwise). A face is looked
+    at again only where its pips and the classifier disagree and the classifier reads its own
+    value unsurely (under ``classifier_certainty``): swirled red-pip dice (a three read 0.49 a
+    five and 0.39 a three, synthetic seed 351); pooled, a four read fairly surely was given back
+    to the five the pip stages found with a spurious pip (6505). Whether a die is there stays
+    the first looks' say."""
     found = [
         i
         for i, (candidate, verdict) in enumerate(zip(candidates, verdicts, strict=True))
@@ -297,9 +297,9 @@ def decide(
     candidate: Candidate, verdict: Verdict, params: ReaderParams, accept: float | None = None
 ) -> Face | None:
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
-    classifier is sure of another value and likes it clearly better (`_CLOSE`), or is sure
-    there is no die, or doubts both the die and the
-    count (``doubted_die_probability``, ``doubted_value_share``: then it is unread), or cannot
+    classifier is sure of another value and likes it clearly better (`_CLOSE`), or is sure there
+    is no die, or doubts both the die and the count (``doubted_die_probability``,
+    ``doubted_value_share``: then it is unread), or cannot
     read a die whose grid is unlike the frame's width (unread too, but a lone pip stays a one
     where the classifier likes the one best of the values); pips that fit no face are a
     die (unread, unless the classifier reads it) only where the classifier gives a die

@@ -208,7 +208,7 @@ def _decided(
         if value is not None and (
             die.value is None
             or die.value < value
-            or (die.value > value and value == 1)
+            or (value == 1 and die.value != 1)
             or (value != 1 and not stands_out(pyramid[0], die.x, die.y, die.width, params))
         ):
             continue
