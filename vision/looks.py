@@ -183,16 +183,7 @@ def _valued_again(
     found = [
         i
         for i, (candidate, verdict) in enumerate(zip(candidates, verdicts, strict=True))
-        if verdict.die_probability >= params.accept_probability
-        and (
-            (candidate.face is None and max(verdict.probabilities[1:UNREADABLE]) < _AGREED)
-            or (
-                candidate.face is not None
-                and candidate.face.value is not None
-                and verdict.value != candidate.face.value
-                and max(verdict.probabilities[1:UNREADABLE]) < params.classifier_certainty
-            )
-        )
+        if _value_unsure(candidate, verdict, params)
     ]
     jobs = [
         (i, scale, angle)
@@ -215,6 +206,23 @@ def _valued_again(
         probabilities = np.concatenate(([first[0]], values))
         pooled[i] = Verdict(tuple(float(p) for p in probabilities), verdicts[i].offset)
     return pooled
+
+
+def _value_unsure(candidate: Candidate, verdict: Verdict, params: ReaderParams) -> bool:
+    """Whether a die is there whose value `_valued_again` tells again: found around a pip and
+    read unsurely (`_AGREED`), or a face whose pips the classifier disagrees with, reading its
+    own value under ``classifier_certainty``."""
+    if verdict.die_probability < params.accept_probability:
+        return False
+    surest = max(verdict.probabilities[1:UNREADABLE])
+    face = candidate.face
+    if face is None:
+        return surest < _AGREED
+    return (
+        face.value is not None
+        and verdict.value != face.value
+        and surest < params.classifier_certainty
+    )
 
 
 def _looks(candidate: Candidate, unturned: Verdict, params: ReaderParams) -> int:

@@ -59,3 +59,17 @@ def distort_points(points: FloatArray, size: tuple[int, int], k: float) -> Float
     ratio = np.divide(r_d, r_u, out=np.ones_like(r_u), where=r_u > 1e-9)
     out: FloatArray = c + rel * ratio[:, None] * half
     return out
+
+
+def undistort_points(points: FloatArray, size: tuple[int, int], k: float) -> FloatArray:
+    """Where points of the distorted photo (N×2) lay before the lens bent them: the inverse of
+    `distort_points` (the same map `distort_image` samples by)."""
+    if k == 0 or len(points) == 0:
+        return points
+    w, h = size
+    c = np.array([(w - 1) / 2, (h - 1) / 2])
+    half = float(np.hypot(*c))
+    rel = (points - c) / half
+    r_d2 = rel[:, 0] ** 2 + rel[:, 1] ** 2
+    out: FloatArray = c + rel * ((1.0 + k * r_d2) / (1.0 + k))[:, None] * half
+    return out

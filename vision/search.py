@@ -90,9 +90,9 @@ def search(
     )
     starts = around_pips + [Candidate(x, y, width, None) for x, y in standouts]
     looked = look(pyramid, starts, params, dice)
-    moved_off = _moved_off_a_one(pips, around_pips, looked, width, params)
-    moved_off += _lone_ones(pips, dice, params)
-    looked += [(c, v) for c, v in look_still(pyramid, moved_off, params) if v.value == 1]
+    one_pips = _moved_off_a_one(pips, around_pips, looked, width, params)
+    one_pips += _lone_ones(pips, dice, params)
+    looked += [(c, v) for c, v in look_still(pyramid, one_pips, params) if v.value == 1]
     found = _decided(pyramid, pips, looked, dice, [], params)
     for value in range(1, 7):
         narrower = [
@@ -394,10 +394,9 @@ def _unexplained(
             break
         if k in used or is_held(pip, dice, params):
             continue
-        widths = []
-        if not dice and pip.elongation <= most_elongated:
-            # With no die read the frame's width is a guess: the pip's own width comes first.
-            widths.append(params.die_width_per_pip * pip.diameter)
+        own = [params.die_width_per_pip * pip.diameter] if pip.elongation <= most_elongated else []
+        # With no die read the frame's width is a guess: the pip's own width comes first.
+        widths = [] if dice else list(own)
         if (
             _SMALLEST_PIP * width <= pip.diameter <= 0.4 * width
             and pip.elongation <= most_elongated
@@ -411,8 +410,7 @@ def _unexplained(
             widths.append(width)
         if pip.diameter >= params.min_die_width:
             widths.append(params.die_width_per_blob * pip.diameter)
-        if pip.elongation <= most_elongated:
-            widths.append(params.die_width_per_pip * pip.diameter)
+        widths += own
         # A width already looked at around a pip close by is not looked at again from here.
         near = [
             w

@@ -28,6 +28,7 @@ from vision.render import (
     style_like,
 )
 from vision.render_layout import overlaps, place_in_row
+from vision.render_lens import distort_points, undistort_points
 
 CLEAN = TrayStyle(
     die_size=(70.0, 80.0),
@@ -92,21 +93,26 @@ def test_ground_truth_is_consistent(values: list[int], seed: int, side: float) -
     # The lens bends the faces' edges; the corners joined by straight lines are the faces only
     # as the camera sees them before it (near the frame's corners, two dice 140 px wide lying
     # edge to edge overlapped by a pixel as straight-edged quads).
-    faces = [_unbent(d.top_corners, style.lens) for d in tray.dice]
+    size = (640, 480)
+    faces = [
+        [
+            (float(x), float(y))
+            for x, y in undistort_points(np.array(d.top_corners), size, style.lens)
+        ]
+        for d in tray.dice
+    ]
     for i, first in enumerate(faces):
         for second in faces[i + 1 :]:
             assert not overlaps(first, second, tolerance=0.5), "two dice overlap"
 
 
-def _unbent(points: tuple[tuple[float, float], ...], k: float) -> list[tuple[float, float]]:
-    """Points of a 640x480 photo as they lie before a lens of distortion ``k`` bent them (the
-    inverse of `vision.render_lens.distort_points`: r_u (1 + k) = r_d (1 + k r_d^2))."""
-    centre = np.array([639 / 2, 479 / 2])
-    half = float(np.hypot(*centre))
-    relative = (np.asarray(points) - centre) / half
-    r_d = np.hypot(relative[:, 0], relative[:, 1])
-    unbent = centre + relative * ((1.0 + k * r_d**2) / (1.0 + k))[:, None] * half
-    return [(float(x), float(y)) for x, y in unbent]
+def test_undistort_points_undoes_distort_points() -> None:
+    points = np.array([[0.0, 0.0], [10.0, 20.0], [319.5, 239.5], [600.0, 400.0], [639.0, 479.0]])
+    for k in (0.0, 0.05, 0.2):
+        bent = distort_points(points, (640, 480), k)
+        if k:
+            assert not np.allclose(bent[1:2], points[1:2])
+        assert np.allclose(undistort_points(bent, (640, 480), k), points)
 
 
 def test_same_seed_same_image_other_seed_other_image() -> None:
