@@ -5,7 +5,8 @@ pip stages nothing to start from, but the die itself still differs from the tray
 tray's own colour is told by a median over a few die widths of a much reduced frame (so a lighting
 gradient across the tray does not stand out, and a die does); what differs from it by more
 than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
-or more, are places the classifier is asked about (`vision.search`). Parts larger than
+or more, are places the classifier is asked about (`vision.search`); after them, those deep inside
+what differs from it by more than ``standout_faint_colour``. Parts larger than
 ``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying
 close together make such a part too, and what is left of it once the dice read are taken out is
 looked at again, as are dice lying against a cable or a tray's rim (what is thinner than a
@@ -47,10 +48,16 @@ def standing_out(
     read: Sequence[tuple[float, float, float]] = (),
 ) -> list[tuple[float, float]]:
     """Up to ``max_standouts`` points (x, y in frame pixels) deep inside what differs from the
-    tray, the deepest first, at least half a die ``width`` apart, none where ``is_taken`` says a
-    die is already. ``read`` holds the dice read so far (x, y, width): a part too large for a
-    die that is a pile of dice falls apart without them and without its thin parts (a die
-    against a cable: synthetic seeds 6871, 8419), and its pieces are looked at."""
+    tray by ``standout_colour``, the deepest first, at least half a die ``width`` apart, none
+    where ``is_taken`` says a die is already; then up to ``max_standouts`` more, as far from
+    those, deep inside what differs from it by ``standout_faint_colour``: a die that differs
+    from the tray little, or whose core is cut by its pips and swirls at the first threshold,
+    may stand out there (a smoky red four beside a three, a white six on a light tray: synthetic
+    seeds 4934, 7463). The first points are not crowded out by the second (a lower first
+    threshold made parts run together and missed 12 dice it found). ``read`` holds the dice
+    read so far (x, y, width): a part too large for a die that is a pile of dice falls apart
+    without them and without its thin parts (a die against a cable: synthetic seeds 6871,
+    8419), and its pieces are looked at."""
     if params.max_standouts == 0 or width <= 0:
         return []
     level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / _DIE_PIXELS, 1.0)))))
@@ -68,7 +75,27 @@ def standing_out(
     tray = cv2.resize(cv2.medianBlur(small, kernel), (side, height), interpolation=cv2.INTER_LINEAR)
     difference = cv2.absdiff(image, tray).astype(np.float32)
     distance = np.sqrt((difference**2).sum(axis=2))
-    foreground = np.where(distance > params.standout_colour, 255, 0).astype(np.uint8)
+    points: list[tuple[float, float]] = []
+    for colour in (params.standout_colour, params.standout_faint_colour):
+        if colour <= 0:
+            continue
+        foreground = np.where(distance > colour, 255, 0).astype(np.uint8)
+        depth = _depth(foreground, die, factor, params, read)
+        points += _deepest(depth, die, factor, width, is_taken, points, params)
+    return points
+
+
+def _depth(
+    foreground: npt.NDArray[np.uint8],
+    die: float,
+    factor: float,
+    params: ReaderParams,
+    read: Sequence[tuple[float, float, float]],
+) -> npt.NDArray[np.float32]:
+    """How deep each pixel lies inside ``foreground`` (a pyramid level ``factor`` times smaller
+    than the frame, where a die is ``die`` pixels wide), its gaps the size of a pip closed and
+    its parts larger than ``standout_max_dice`` dice taken out, but for what is left of a pile
+    of dice without the ``read`` ones and without its thin parts."""
     # Pips of a die may happen to be the tray's colour: they are die all the same.
     pip = max(3, 2 * round(0.15 * die) + 1)
     closed = cv2.morphologyEx(foreground, cv2.MORPH_CLOSE, np.ones((pip, pip), np.uint8))
@@ -96,8 +123,21 @@ def standing_out(
     # What lies beyond the frame's edge is not foreground: a part cut by the edge is as deep as
     # what shows of it (the light floor around a tray, seen in the frame's corners, is no die).
     bordered = cv2.copyMakeBorder(foreground, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    depth = cv2.distanceTransform(bordered, cv2.DIST_L2, 3)[1:-1, 1:-1]
-    # Local maxima of the depth at least ``standout_core`` die widths inside the foreground.
+    return np.asarray(cv2.distanceTransform(bordered, cv2.DIST_L2, 3)[1:-1, 1:-1], np.float32)
+
+
+def _deepest(
+    depth: npt.NDArray[np.float32],
+    die: float,
+    factor: float,
+    width: float,
+    is_taken: Callable[[float, float], bool],
+    before: list[tuple[float, float]],
+    params: ReaderParams,
+) -> list[tuple[float, float]]:
+    """Up to ``max_standouts`` local maxima of ``depth`` at least ``standout_core`` die widths
+    deep, in frame pixels, the deepest first, none where ``is_taken`` says, and at least half a
+    die ``width`` from each other and from the points found ``before``."""
     reach = max(3, 2 * round(0.25 * die) + 1)
     peaks = (depth >= cv2.dilate(depth, np.ones((reach, reach), np.uint8))) & (
         depth >= params.standout_core * die
@@ -107,7 +147,9 @@ def standing_out(
     points: list[tuple[float, float]] = []
     for k in order:
         x, y = (xs[k] + 0.5) * factor - 0.5, (ys[k] + 0.5) * factor - 0.5
-        if is_taken(x, y) or any(math.hypot(x - px, y - py) < 0.5 * width for px, py in points):
+        if is_taken(x, y) or any(
+            math.hypot(x - px, y - py) < 0.5 * width for px, py in before + points
+        ):
             continue
         points.append((float(x), float(y)))
         if len(points) >= params.max_standouts:

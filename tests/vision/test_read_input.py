@@ -60,7 +60,14 @@ def test_params_are_frozen() -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"roi": ((0, 0), (10, 10))}, {"block_size": 20}, {"block_size": 1}, {"planes": 3}],
+    [
+        {"roi": ((0, 0), (10, 10))},
+        {"block_size": 20},
+        {"block_size": 1},
+        {"planes": 3},
+        {"standout_faint_colour": 60.0},
+        {"standout_faint_colour": -1.0},
+    ],
 )
 def test_params_that_cannot_work_are_refused(changes: dict[str, object]) -> None:
     with pytest.raises(InvalidParams) as caught:
