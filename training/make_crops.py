@@ -44,8 +44,8 @@ from vision.widths import frame_width, width_of  # noqa: E402
 
 PARAMS = ReaderParams()
 # The reader skips places it has read; here, not. The shipped weights were cut without the places
-# that stand out faintly (standout_faint_colour), added to the reader after them.
-STANDOUT_PARAMS = ReaderParams(max_standouts=12, standout_faint_colour=0.0)
+# that stand out faintly (standout_faint_colours), added to the reader after them.
+STANDOUT_PARAMS = ReaderParams(max_standouts=12, standout_faint_colours=())
 UNREADABLE = 7
 CENTRED = 0.2  # in die widths: a crop this close to a die centre is "on" it
 BESIDE = 1.3  # out to here a crop learns the offset to the die centre

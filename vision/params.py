@@ -138,9 +138,10 @@ class ReaderParams:
     # ``standout_core`` die widths each way are looked for as dice too, up to ``max_standouts``
     # of them (vision.standout): dice whose pips did not show. Parts larger than
     # ``standout_max_dice`` dice are not dice. Then up to ``max_standouts`` more where it differs
-    # by ``standout_faint_colour`` (0: not looked for): dice that differ from the tray little.
+    # by each of ``standout_faint_colours`` in turn (none: not looked for): dice that differ
+    # from the tray little.
     standout_colour: float = 45.0
-    standout_faint_colour: float = 22.5
+    standout_faint_colours: tuple[float, ...] = (22.5, 15.0)
     standout_core: float = 0.35
     standout_max_dice: float = 12.0
     max_standouts: int = 6
@@ -230,10 +231,10 @@ class ReaderParams:
             raise InvalidParams(
                 f"search_value_widths are positive ratios, not {self.search_value_widths!r}"
             )
-        if not 0.0 <= self.standout_faint_colour <= self.standout_colour:
+        if not all(0.0 < colour < self.standout_colour for colour in self.standout_faint_colours):
             raise InvalidParams(
-                "standout_faint_colour is a colour distance in [0, standout_colour], not "
-                f"{self.standout_faint_colour!r}"
+                "standout_faint_colours are colour distances in (0, standout_colour), not "
+                f"{self.standout_faint_colours!r}"
             )
         if not 0.0 <= self.search_narrowest < self.search_widest:
             raise InvalidParams(

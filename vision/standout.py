@@ -6,7 +6,7 @@ tray's own colour is told by a median over a few die widths of a much reduced fr
 gradient across the tray does not stand out, and a die does); what differs from it by more
 than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
 or more, are places the classifier is asked about (`vision.search`); after them, those deep inside
-what differs from it by more than ``standout_faint_colour``. Parts larger than
+what differs from it by less, by each of ``standout_faint_colours`` in turn. Parts larger than
 ``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying
 close together make such a part too, and what is left of it once the dice read are taken out is
 looked at again, as are dice lying against a cable or a tray's rim (what is thinner than a
@@ -49,11 +49,12 @@ def standing_out(
 ) -> list[tuple[float, float]]:
     """Up to ``max_standouts`` points (x, y in frame pixels) deep inside what differs from the
     tray by ``standout_colour``, the deepest first, at least half a die ``width`` apart, none
-    where ``is_taken`` says a die is already; then up to ``max_standouts`` more, as far from
-    those, deep inside what differs from it by ``standout_faint_colour``: a die that differs
-    from the tray little, or whose core is cut by its pips and swirls at the first threshold,
-    may stand out there (a smoky red four beside a three, a white six on a light tray: synthetic
-    seeds 4934, 7463). The first points are not crowded out by the second (a lower first
+    where ``is_taken`` says a die is already; then up to ``max_standouts`` more for each of
+    ``standout_faint_colours`` in turn, as far from those before, deep inside what differs from
+    it by that much: a die that differs from the tray little, or whose core is cut by its pips
+    and swirls at the first threshold, may stand out there (a smoky red four beside a three, a
+    white six on a light tray, a smoky red one on a red tray: synthetic seeds 4934, 7463,
+    9435). The first points are not crowded out by the second (a lower first
     threshold made parts run together and missed 12 dice it found). ``read`` holds the dice
     read so far (x, y, width): a part too large for a die that is a pile of dice falls apart
     without them and without its thin parts (a die against a cable: synthetic seeds 6871,
@@ -76,9 +77,7 @@ def standing_out(
     difference = cv2.absdiff(image, tray).astype(np.float32)
     distance = np.sqrt((difference**2).sum(axis=2))
     points: list[tuple[float, float]] = []
-    for colour in (params.standout_colour, params.standout_faint_colour):
-        if colour <= 0:
-            continue
+    for colour in (params.standout_colour, *params.standout_faint_colours):
         foreground = np.where(distance > colour, 255, 0).astype(np.uint8)
         depth = _depth(foreground, die, factor, params, read)
         points += _deepest(depth, die, factor, width, is_taken, points, params)

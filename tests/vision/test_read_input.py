@@ -65,8 +65,8 @@ def test_params_are_frozen() -> None:
         {"block_size": 20},
         {"block_size": 1},
         {"planes": 3},
-        {"standout_faint_colour": 60.0},
-        {"standout_faint_colour": -1.0},
+        {"standout_faint_colours": (22.5, 60.0)},
+        {"standout_faint_colours": (0.0,)},
     ],
 )
 def test_params_that_cannot_work_are_refused(changes: dict[str, object]) -> None:

@@ -40,23 +40,28 @@ def test_dice_whose_pips_do_not_show_stand_out_from_the_tray() -> None:
     assert all(_nearest(p, DARK_ON_TRAY) < 0.5 * WIDTH for p in points), points
 
 
-def test_a_die_differing_from_the_tray_faintly_is_proposed_after_those_differing_more() -> None:
-    # A die 40 px wide whose face differs from the tray by a colour distance of 31, under
-    # standout_colour (45), over standout_faint_colour (22.5), beside a dark die; its pips
-    # did not show. It is proposed after the dark die, not before it nor in its place.
+@pytest.mark.parametrize(("step", "passes"), [(18, (22.5,)), (11, (22.5, 15.0))])
+def test_a_die_differing_from_the_tray_faintly_is_proposed_after_those_differing_more(
+    step: int, passes: tuple[float, ...]
+) -> None:
+    # A die 40 px wide whose face differs from the tray by ``step`` in each channel (a colour
+    # distance of 31 or 19, under standout_colour: 45), beside a dark die; its pips did not
+    # show. It is proposed after the dark die, not before it nor in its place, once the faint
+    # colour distances looked at in turn come down to under its own, and not before.
     frame = blank()
     faint = (320, 240)
     tray = frame[faint[1], faint[0]].astype(int)
-    cv2.rectangle(frame, (300, 220), (340, 260), [int(c) + 18 for c in tray], -1)
+    cv2.rectangle(frame, (300, 220), (340, 260), [int(c) + step for c in tray], -1)
     draw_die(frame, DARK_ON_TRAY[0])
     pyramid = pyramid_of(cv2.GaussianBlur(frame, (3, 3), 0))
-    points = standing_out(pyramid, WIDTH, _never_taken, PARAMS)
     dark = DARK_ON_TRAY[0]
+    points = standing_out(pyramid, WIDTH, _never_taken, ReaderParams(standout_faint_colours=passes))
     assert len(points) == 2, points
     assert math.hypot(points[0][0] - dark.x, points[0][1] - dark.y) < 0.3 * WIDTH, points
     assert math.hypot(points[1][0] - faint[0], points[1][1] - faint[1]) < 0.3 * WIDTH, points
-    unlooked = ReaderParams(standout_faint_colour=0.0)
-    assert len(standing_out(pyramid, WIDTH, _never_taken, unlooked)) == 1
+    fewer = ReaderParams(standout_faint_colours=passes[:-1])
+    assert len(standing_out(pyramid, WIDTH, _never_taken, fewer)) == 1
+    assert standing_out(pyramid, WIDTH, _never_taken, PARAMS) == points
 
 
 def test_an_empty_tray_with_a_light_gradient_stands_out_nowhere() -> None:
@@ -118,7 +123,7 @@ def test_a_pile_of_dice_too_large_for_a_die_falls_apart_without_the_dice_read() 
     # The tray's colour, a median over a few dice about each point, is darkened beside so dark
     # a pile: what differs from it faintly there is plain tray, proposed to no harm (the
     # classifier finds no die there), and beside the point of this test.
-    params = ReaderParams(standout_faint_colour=0.0)
+    params = ReaderParams(standout_faint_colours=())
     assert standing_out(pyramid, WIDTH, _never_taken, params) == []  # one part, 16 dice large
     unread = pile[5]
     read = [(d.x, d.y, WIDTH) for d in pile if d is not unread]
