@@ -6,7 +6,8 @@ tray's own colour is told by a median over a few die widths of a much reduced fr
 gradient across the tray does not stand out, and a die does); what differs from it by more
 than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
 or more, are places the classifier is asked about (`vision.search`); after them, those deep inside
-what differs from it by less, by each of ``standout_faint_colours`` in turn. Parts larger than
+what differs from it by less, by each of ``standout_faint_colours`` in turn, on a tray plain
+enough for that to tell. Parts larger than
 ``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying
 close together make such a part too, and what is left of it once the dice read are taken out is
 looked at again, as are dice lying against a cable or a tray's rim (what is thinner than a
@@ -35,6 +36,12 @@ _DIE_PIXELS = 8.0
 """Foreground is looked at on the pyramid level where a die is at least this many pixels wide."""
 _READ_DIE = 0.5
 """A die read is taken out of a pile of dice as a disc this many of its widths across."""
+_ABOVE_TRAY = 4.0
+"""A faint colour distance (``standout_faint_colours``) is looked for only where it is this many
+times the median distance of the frame from the tray's colour or more: on a plain tray, not on a
+wooden desk or a noisy one, where faint places are mostly grain and noise (looked for there, they
+made the classifier read 29.8 crops a matteop65-wood photo, against 16.9, for one die more of
+the 951 in those photos)."""
 _THIN = 0.6
 """What is left of a pile narrower than this many die widths (a cable, a tray's rim) is let go
 of, and the dice lying against it are looked at."""
@@ -53,8 +60,9 @@ def standing_out(
     ``standout_faint_colours`` in turn, as far from those before, deep inside what differs from
     it by that much: a die that differs from the tray little, or whose core is cut by its pips
     and swirls at the first threshold, may stand out there (a smoky red four beside a three, a
-    white six on a light tray, a smoky red one on a red tray: synthetic seeds 4934, 7463,
-    9435). The first points are not crowded out by the second (a lower first
+    white six on a light tray, a swirled red one on a red tray: synthetic seeds 4934, 7463,
+    101), where the tray itself differs from its colour little enough (`_ABOVE_TRAY`). The
+    first points are not crowded out by the second (a lower first
     threshold made parts run together and missed 12 dice it found). ``read`` holds the dice
     read so far (x, y, width): a part too large for a die that is a pile of dice falls apart
     without them and without its thin parts (a die against a cable: synthetic seeds 6871,
@@ -76,8 +84,10 @@ def standing_out(
     tray = cv2.resize(cv2.medianBlur(small, kernel), (side, height), interpolation=cv2.INTER_LINEAR)
     difference = cv2.absdiff(image, tray).astype(np.float32)
     distance = np.sqrt((difference**2).sum(axis=2))
+    # Most of a frame is tray: the median distance tells how much the tray differs from itself.
+    faint = [c for c in params.standout_faint_colours if c >= _ABOVE_TRAY * np.median(distance)]
     points: list[tuple[float, float]] = []
-    for colour in (params.standout_colour, *params.standout_faint_colours):
+    for colour in (params.standout_colour, *faint):
         foreground = np.where(distance > colour, 255, 0).astype(np.uint8)
         depth = _depth(foreground, die, factor, params, read)
         points += _deepest(depth, die, factor, width, is_taken, points, params)

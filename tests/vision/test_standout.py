@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.vision.drawn import DrawnDie, blank, draw, draw_die
@@ -62,6 +63,22 @@ def test_a_die_differing_from_the_tray_faintly_is_proposed_after_those_differing
     fewer = ReaderParams(standout_faint_colours=passes[:-1])
     assert len(standing_out(pyramid, WIDTH, _never_taken, fewer)) == 1
     assert standing_out(pyramid, WIDTH, _never_taken, PARAMS) == points
+
+
+def test_on_a_tray_whose_grain_differs_faintly_the_faint_places_are_not_looked_for() -> None:
+    # The die of the test above (a colour distance of 31 from the tray) on a tray of coarse
+    # grain (8 px cells, spread 10 grey levels), which differs from its colour by about 7 in the
+    # median: faint places there are grain. The dark die is proposed alone.
+    cells = np.random.default_rng(1).normal(0.0, 10.0, (60, 80)).astype(np.float32)
+    grain = cv2.resize(cells, (640, 480), interpolation=cv2.INTER_NEAREST)
+    frame = np.clip(blank().astype(np.float32) + grain[:, :, None], 0, 255).astype(np.uint8)
+    tray = frame[240, 320].astype(int)
+    cv2.rectangle(frame, (300, 220), (340, 260), [int(c) + 18 for c in tray], -1)
+    draw_die(frame, DARK_ON_TRAY[0])
+    points = standing_out(pyramid_of(frame), WIDTH, _never_taken, PARAMS)
+    dark = DARK_ON_TRAY[0]
+    assert len(points) == 1, points
+    assert math.hypot(points[0][0] - dark.x, points[0][1] - dark.y) < 0.3 * WIDTH, points
 
 
 def test_an_empty_tray_with_a_light_gradient_stands_out_nowhere() -> None:
