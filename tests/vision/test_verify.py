@@ -468,3 +468,25 @@ def test_a_face_looked_at_at_the_frames_width_is_not_looked_at_narrower(
     verify(blank_pyramid(), pips, [*sure, wide], PARAMS)
     on_it = sorted({round(w) for x, y, w in cut if (x, y) == (250.0, 300.0)})
     assert on_it == [60]
+
+
+def test_a_die_seen_but_not_read_is_looked_at_again_wider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A die found 50 px wide and not read is a sure six 1.4 times as wide (its crop had cut the
+    # pips at its edges); the sure die beside it is not looked at again, and an unread die
+    # where nothing is read wider stays as it is.
+    five = _sure_die(100.0, 100.0, 50.0, 5)
+    unread = replace(face_at(300.0, 300.0, 50.0, None), confidence=0.4)
+    nothing = replace(face_at(100.0, 300.0, 50.0, None), confidence=0.4)
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if x == 300.0 and y == 300.0 and width == pytest.approx(70.0):
+            return verdict_of(none=0.02, v6=0.98)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    kept = verify_module._unread_looked_wider(blank_pyramid(), [five, unread, nothing], PARAMS)
+    assert kept[0] is five and kept[2] is nothing
+    assert (kept[1].value, kept[1].x, kept[1].y) == (6, 300.0, 300.0)
+    assert kept[1].width == pytest.approx(70.0)
