@@ -7,12 +7,12 @@ gradient across the tray does not stand out, and a die does); what differs from 
 than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
 or more, are places the classifier is asked about (`vision.search`); after them, those deep inside
 what differs from it by less, by each of ``standout_faint_colours`` in turn, on a tray plain
-enough for that to tell. Parts larger than
-``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying
-close together make such a part too, and what is left of it once the dice read are taken out is
-looked at again, as are dice lying against a cable or a tray's rim (what is thinner than a
-die is let go of). The classifier decides; this stage only proposes. Whether a die stands out from
-what lies around it (`stands_out`) tells a die from a speck on a plain tray (`vision.looks`).
+enough for that to tell. Parts larger than ``standout_max_dice`` dice are left out: walls of the
+tray, a keyboard, a hand; but dice lying close together make such a part too, and what is left of
+it once the dice read are taken out is looked at again, as are dice lying against a cable or a
+tray's rim (what is thinner than a die is let go of). The classifier decides; this stage only
+proposes. Whether a die stands out from what lies around it (`stands_out`) tells a die from a
+speck on a plain tray (`vision.looks`).
 """
 
 from __future__ import annotations
@@ -62,11 +62,11 @@ def standing_out(
     and swirls at the first threshold, may stand out there (a smoky red four beside a three, a
     white six on a light tray, a swirled red one on a red tray: synthetic seeds 4934, 7463,
     101), where the tray itself differs from its colour little enough (`_ABOVE_TRAY`). The
-    first points are not crowded out by the second (a lower first
-    threshold made parts run together and missed 12 dice it found). ``read`` holds the dice
-    read so far (x, y, width): a part too large for a die that is a pile of dice falls apart
-    without them and without its thin parts (a die against a cable: synthetic seeds 6871,
-    8419), and its pieces are looked at."""
+    first points are not crowded out by the later ones (a lower first threshold made parts run
+    together and missed 12 dice it found). ``read`` holds the dice read so far (x, y, width): a
+    part too large for a die that is a pile of dice falls apart without them and without its
+    thin parts (a die against a cable: synthetic seeds 6871, 8419), and its pieces are looked
+    at."""
     if params.max_standouts == 0 or width <= 0:
         return []
     level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / _DIE_PIXELS, 1.0)))))

@@ -57,11 +57,11 @@ _HALF_GRID = 0.75
 on half of it: a corner pip and the centre pip of a three make a two 0.6-0.7 as wide
 (`_one_size`)."""
 _ONE_SIZE_LOOKS = (1.0, 0.75)
-_UNREAD_WIDER = (1.18, 1.4)
-"""A die seen but not read is looked at again this many times as wide (`_unread_looked_wider`)."""
 """The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
+_UNREAD_WIDER = (1.18, 1.4)
+"""A die seen but not read is looked at again this many times as wide (`_unread_looked_wider`)."""
 
 
 def verify(
