@@ -307,15 +307,14 @@ def decide(
     """The die at a candidate, or None when there is none: a face keeps its pip count unless the
     classifier is sure of another value and likes it clearly better (`_CLOSE`), or is sure there
     is no die, or doubts both the die and the count (``doubted_die_probability``,
-    ``doubted_value_share``: then it is unread), or cannot
-    read a die whose grid is unlike the frame's width (unread too, but a lone pip stays a one
-    where the classifier likes the one best of the values); pips that fit no face are a
-    die (unread, unless the classifier reads it) only where the classifier gives a die
-    ``doubted_die_probability`` or more; a die looked for around a pip needs the classifier to
-    be fairly sure it is there (``accept``, by default ``accept_probability``). A lone pip read
-    as another value than one is a die where the classifier centred it. A die the classifier
-    likes best as one it cannot read is read as the value it likes next when that is nearly
-    as likely (`_READABLE`)."""
+    ``doubted_value_share``: then it is unread), or cannot read a die whose grid is unlike the
+    frame's width (unread too, but a lone pip stays a one where the classifier likes the one
+    best of the values); pips that fit no face are a die (unread, unless the classifier reads
+    it) only where the classifier gives a die ``doubted_die_probability`` or more; a die looked
+    for around a pip needs the classifier to be fairly sure it is there (``accept``, by default
+    ``accept_probability``). A lone pip read as another value than one is a die where the
+    classifier centred it. A die the classifier likes best as one it cannot read is read as the
+    value it likes next when that is nearly as likely (`_READABLE`)."""
     best = verdict.best
     sure = verdict.probabilities[best] >= params.classifier_confidence
     # A die it cannot read, unless it reads a value nearly as surely (`_READABLE`).

@@ -44,14 +44,22 @@ def distort_image(frame: Frame, k: float) -> Frame:
     return np.asarray(out, np.uint8)
 
 
+def _about_centre(
+    points: FloatArray, size: tuple[int, int]
+) -> tuple[FloatArray, float, FloatArray]:
+    """The centre of a photo ``size`` (w, h) wide, half its diagonal, and the points (N×2)
+    from that centre in half-diagonals."""
+    w, h = size
+    c = np.array([(w - 1) / 2, (h - 1) / 2])
+    half = float(np.hypot(*c))
+    return c, half, (points - c) / half
+
+
 def distort_points(points: FloatArray, size: tuple[int, int], k: float) -> FloatArray:
     """Where undistorted image points (N×2) appear in the distorted photo."""
     if k == 0 or len(points) == 0:
         return points
-    w, h = size
-    c = np.array([(w - 1) / 2, (h - 1) / 2])
-    half = float(np.hypot(*c))
-    rel = (points - c) / half
+    c, half, rel = _about_centre(points, size)
     r_u = np.hypot(rel[:, 0], rel[:, 1])
     r_d = r_u.copy()
     for _ in range(6):  # Newton's method on r_d (1 + k r_d²) = r_u (1 + k)
@@ -66,10 +74,7 @@ def undistort_points(points: FloatArray, size: tuple[int, int], k: float) -> Flo
     `distort_points` (the same map `distort_image` samples by)."""
     if k == 0 or len(points) == 0:
         return points
-    w, h = size
-    c = np.array([(w - 1) / 2, (h - 1) / 2])
-    half = float(np.hypot(*c))
-    rel = (points - c) / half
+    c, half, rel = _about_centre(points, size)
     r_d2 = rel[:, 0] ** 2 + rel[:, 1] ** 2
     out: FloatArray = c + rel * ((1.0 + k * r_d2) / (1.0 + k))[:, None] * half
     return out

@@ -85,7 +85,8 @@ def standing_out(
     difference = cv2.absdiff(image, tray).astype(np.float32)
     distance = np.sqrt((difference**2).sum(axis=2))
     # Most of a frame is tray: the median distance tells how much the tray differs from itself.
-    faint = [c for c in params.standout_faint_colours if c >= _ABOVE_TRAY * np.median(distance)]
+    floor = _ABOVE_TRAY * float(np.median(distance)) if params.standout_faint_colours else 0.0
+    faint = [c for c in params.standout_faint_colours if c >= floor]
     points: list[tuple[float, float]] = []
     for colour in (params.standout_colour, *faint):
         foreground = np.where(distance > colour, 255, 0).astype(np.uint8)
