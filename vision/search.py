@@ -79,7 +79,8 @@ def search(
     it is, its crop holding the pips of the dice beside it (a gold two 109 px wide looked at 129
     px; a six 26 px wide touching a four, at 31 px: 7509, 1063). A die found so must show the
     value its first look leaned to (`_decided`). A one whose first look moved off its pip is
-    also looked at where its pip is (`_moved_off_a_one`)."""
+    also looked at where its pip is (`_moved_off_a_one`), and one whose looks found no die there
+    as narrow as its pip tells (`_narrower_ones`)."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
         pyramid,
@@ -92,6 +93,7 @@ def search(
     looked = look(pyramid, starts, params, dice)
     one_pips = _moved_off_a_one(pips, around_pips, looked, width, params)
     one_pips += _lone_ones(pips, dice, params)
+    one_pips += _narrower_ones(pips, around_pips, looked, width, params)
     looked += [(c, v) for c, v in look_still(pyramid, one_pips, params) if v.value == 1]
     found = _decided(pyramid, pips, looked, dice, [], params)
     for value in range(1, 7):
@@ -120,19 +122,67 @@ def _moved_off_a_one(
     beside it (synthetic seeds 5306, 6844, 8437, 8744)."""
     left = []
     for start in starts:
-        if start.width != width:
-            continue
-        if not any(
-            math.hypot(p.x - start.x, p.y - start.y) < 0.5
-            and is_one_pip_size(p.diameter, width)
-            and p.circularity >= params.single_min_circularity
-            for p in pips
-        ):
+        if _one_sized_pip(start, pips, width, params) is None:
             continue
         if any(math.hypot(c.x - start.x, c.y - start.y) < CENTRED * width for c, _ in looked):
             continue
         left.append(start)
     return left
+
+
+def _narrower_ones(
+    pips: tuple[Pip, ...],
+    starts: list[Candidate],
+    looked: list[tuple[Candidate, Verdict]],
+    width: float,
+    params: ReaderParams,
+) -> list[Candidate]:
+    """The round pips of a one's size (`_ONE_PIP`) whose starts at the frame's width found no
+    die with a value around them, each looked at where it is as the pip of a one (`ONE_PER_PIP`
+    times as wide) when that is far narrower than the frame's width, and kept only if read as a
+    one (`search`): dice in one tray may differ in size, and a die read too wide makes the
+    frame's width so. A black one 27 px wide, its dice read 21 and 38 px wide, looked at 38 px
+    was no die to the classifier, and at 23 px a sure one; so were a marbled one 85 px wide, not
+    read at 76 px, and a swirled blue one 105 px wide among dice read 95 px wide (synthetic
+    seeds 7496, 7614, 9002). A die read there with a value stays: a one read at 48 px, looked at
+    so at 32 px and read surer, made the width the search looked at again narrower, and a false
+    two was found (matteop65-wood dice_38 at ``--scale 1.5``)."""
+    left = []
+    for start in starts:
+        pip = _one_sized_pip(start, pips, width, params)
+        if pip is None:
+            continue
+        own = ONE_PER_PIP * pip.diameter
+        if own >= width or are_alike(own, width) or own < params.min_die_width:
+            continue
+        if any(
+            math.hypot(c.x - start.x, c.y - start.y) < 0.5 * width
+            and (die := decide(c, verdict, params)) is not None
+            and die.value is not None
+            for c, verdict in looked
+        ):
+            continue
+        left.append(Candidate(pip.x, pip.y, own, None))
+    return left
+
+
+def _one_sized_pip(
+    start: Candidate, pips: tuple[Pip, ...], width: float, params: ReaderParams
+) -> Pip | None:
+    """The round pip of a one's size (`_ONE_PIP`) that a start at the frame's ``width`` was put
+    at (None: none, or the start is at another width)."""
+    if start.width != width:
+        return None
+    return next(
+        (
+            p
+            for p in pips
+            if math.hypot(p.x - start.x, p.y - start.y) < 0.5
+            and is_one_pip_size(p.diameter, width)
+            and p.circularity >= params.single_min_circularity
+        ),
+        None,
+    )
 
 
 def _lone_ones(pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams) -> list[Candidate]:

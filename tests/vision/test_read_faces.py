@@ -354,6 +354,15 @@ def test_two_ones_lying_side_by_side_are_not_read_as_a_two() -> None:
     assert read(render_tray([2], seed=970).frame).values == (2,)
 
 
+def test_a_one_far_narrower_than_the_dice_read_is_looked_at_as_narrow_as_its_pip_tells() -> None:
+    # Synthetic seeds 7496 and 9002 of the accuracy benchmark: a black one 27 px wide beside
+    # dice read 21 and 38 px wide, looked for at 38 px, and a swirled blue one 105 px wide among
+    # dice read 95 px wide, looked for at 95 px: the classifier saw no die at either.
+    assert sorted(read(render_tray([2, 1, 1], seed=7496).frame).values) == [1, 1, 2]
+    frame = render_tray([1, 3, 3, 1, 1, 2], seed=9002).frame
+    assert sorted(read(frame).values) == [1, 1, 1, 2, 3, 3]
+
+
 def test_a_one_far_wider_than_the_faces_read_is_looked_at_its_own_width() -> None:
     # Synthetic seed 3408 of the accuracy benchmark: a black one 162 px wide, its red pip 37 px
     # across, beside a six and a three whose grids told 109 px; looked at 109 px and narrower,

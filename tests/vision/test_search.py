@@ -374,8 +374,9 @@ def _doubted_at_the_frame_s_width(
     monkeypatch: pytest.MonkeyPatch, pyramid: Pyramid, doubted: Verdict, narrower: Verdict
 ) -> list[tuple[float, float, int | None]]:
     """The dice found in ``pyramid`` besides a four read 60 px wide at (100, 100), when the
-    classifier gives ``doubted`` around a stray 10 px pip at (300, 200) looked for at that width,
-    and ``narrower`` there looked at 40-55 px wide."""
+    classifier gives ``doubted`` around a stray 12 px pip at (300, 200) looked for at that width,
+    and ``narrower`` there looked at 40-55 px wide. (A one's pip 12 px across is a die about as
+    wide as the frame's: it is not looked at narrower for that, `_narrower_ones`.)"""
     read_die = face_at(100.0, 100.0, 60.0, 4)
 
     def verdict(x: float, y: float, width: float) -> Verdict:
@@ -388,7 +389,7 @@ def _doubted_at_the_frame_s_width(
         return verdict_of(none=0.98, v1=0.02)
 
     classify_by_place(monkeypatch, verdict)
-    dice = verify(pyramid, (pip_at(300.0, 200.0, 10.0),), [read_die], PARAMS)
+    dice = verify(pyramid, (pip_at(300.0, 200.0, 12.0),), [read_die], PARAMS)
     assert dice[0].value == 4
     return [(d.x, d.y, d.value) for d in dice[1:]]
 
@@ -441,6 +442,39 @@ def test_a_one_s_pip_whose_first_look_points_away_is_looked_at_where_it_is(
     assert found(4.0) == []
     classify_by_place(monkeypatch, at_the_pip(none=0.05, v2=0.95))
     assert found(10.0) == []
+
+
+def test_a_one_s_pip_where_no_die_was_found_is_looked_at_as_narrow_as_it_tells(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Beside a four read 45 px wide, a stray pip 7 px across: a one 31.5 px wide
+    # (`ONE_PER_PIP`). Looked for at 45 px there is no die; at 28-36 px the classifier is sure
+    # of a one (synthetic seed 7496). Where the look at 45 px read a die with a value, that die
+    # stays, though the narrower look is surer (matteop65-wood dice_38 at --scale 1.5).
+    read_die = face_at(100.0, 100.0, 45.0, 4)
+
+    def narrow_one(at_45: Verdict) -> Callable[[float, float, float], Verdict]:
+        def verdict(x: float, y: float, width: float) -> Verdict:
+            if math.hypot(x - 100.0, y - 100.0) < 3.0:
+                return verdict_of(none=0.01, v4=0.99)
+            if math.hypot(x - 300.0, y - 200.0) < 1.0 and 28.0 <= width <= 36.0:
+                return verdict_of(none=0.01, v1=0.99)
+            if math.hypot(x - 300.0, y - 200.0) < 1.0 and width >= 44.0:
+                return at_45
+            return verdict_of(none=0.98, v1=0.02)
+
+        return verdict
+
+    def found() -> list[tuple[float, float, int | None, float]]:
+        dice = verify(blank_pyramid(), (pip_at(300.0, 200.0, 7.0),), [read_die], PARAMS)
+        return [(d.x, d.y, d.value, d.width) for d in dice[1:]]
+
+    classify_by_place(monkeypatch, narrow_one(verdict_of(none=0.9, v1=0.1)))
+    ((x, y, value, width),) = found()
+    assert (x, y, value) == (300.0, 200.0, 1) and width < 40.0
+    # Read a one at 45 px, less surely than at 31.5 px: it stays as wide as the four.
+    classify_by_place(monkeypatch, narrow_one(verdict_of(none=0.02, v1=0.98)))
+    assert found() == [(300.0, 200.0, 1, 45.0)]
 
 
 def test_a_one_on_a_die_that_does_not_stand_out_is_read_where_its_pip_is_like_the_dice_s(
