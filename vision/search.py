@@ -141,7 +141,7 @@ def _narrower_ones(
     die with a value around them, each looked at where it is as the pip of a one (`ONE_PER_PIP`
     times as wide) when that is far narrower than the frame's width, and kept only if read as a
     one (`search`): dice in one tray may differ in size, and a die read too wide makes the
-    frame's width so. A black one 27 px wide, its dice read 21 and 38 px wide, looked at 38 px
+    frame's width so. A black one 27 px wide beside dice read 21 and 38 px wide, looked at 38 px,
     was no die to the classifier, and at 23 px a sure one; so were a marbled one 85 px wide, not
     read at 76 px, and a swirled blue one 105 px wide among dice read 95 px wide (synthetic
     seeds 7496, 7614, 9002). A die read there with a value stays: a one read at 48 px, looked at
