@@ -250,7 +250,7 @@ def _decided(
         if die is None or not _shows_its_pips(pyramid[0], die, params):
             continue
         if (
-            _a_speck_read_as_pips(pyramid[0], pips, die, params)
+            _a_speck_read_as_pips(pyramid[0], pips, die, dice + found, params)
             or _a_speck_read_as_a_one(pyramid[0], pips, die, dice + found, params)
             or _cut_by_the_frame(pyramid[0], die, params)
         ):
@@ -289,17 +289,20 @@ def _shows_its_pips(frame: Frame, die: Face, params: ReaderParams) -> bool:
 
 
 def _a_speck_read_as_pips(
-    frame: Frame, pips: tuple[Pip, ...], die: Face, params: ReaderParams
+    frame: Frame, pips: tuple[Pip, ...], die: Face, dice: list[Face], params: ReaderParams
 ) -> bool:
     """Whether a die the search read as a face with a centre pip and others (`_CENTRE_PIP`)
     holds one pip found alone, near its centre (`_NEAR_CENTRE`), and does not stand out from
     what lies around it (`stands_out`): a speck on a plain tray, looked around at the frame's
     width, that the classifier read as a five (synthetic seeds 2145, 2412, 5139, 9284). Small
-    sixes whose pips ran together hold one blob found near their centre, and are dice."""
+    sixes whose pips ran together hold one blob found near their centre, and are dice, and so
+    is a die like the dice read whose other pips faded (`_like_the_dice_read`)."""
     if die.value not in _CENTRE_PIP:
         return False
     lone = _lone_pip(pips, die, params)
     if lone is None or _off_centre(lone, die) > _NEAR_CENTRE:
+        return False
+    if _like_the_dice_read(frame, lone, die, pips, dice, params):
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
 
@@ -312,15 +315,28 @@ def _a_speck_read_as_a_one(
     `_OFF_CENTRE_ONE` and standing out from nothing around it (`stands_out`), is a speck on a
     plain tray: the classifier's first look moved off the speck, and there saw a one about it
     (synthetic seeds 4788, 6894, 7354, 8088: 11 such ones in 10,000 throws were specks, 3 of
-    178 were dice). A pip like those of the ``dice`` read (`_like_their_pips`) is no speck."""
+    178 were dice). A die like the ``dice`` read (`_like_the_dice_read`) is no speck."""
     if die.value != 1 or die.confidence >= _OFF_CENTRE_ONE:
         return False
     lone = _lone_pip(pips, die, params)
     if lone is None or _off_centre(lone, die) < CENTRED:
         return False
-    if _like_their_pips(frame, lone, pips, dice, params):
+    if _like_the_dice_read(frame, lone, die, pips, dice, params):
         return False
     return not stands_out(frame, die.x, die.y, die.width, params)
+
+
+def _like_the_dice_read(
+    frame: Frame, pip: Pip, die: Face, pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams
+) -> bool:
+    """Whether a die the search found holding ``pip`` alone is one of the ``dice`` read: as wide
+    as their median (`are_alike`), its pip like theirs (`_like_their_pips`). A speck is neither;
+    a smoky three whose other pips faded into its die is both (synthetic seed 6104), and a speck
+    among dice twice its width read as a five is not (9284)."""
+    if not dice:
+        return False
+    median = float(np.median([true_width(d, params) for d in dice]))
+    return are_alike(die.width, median) and _like_their_pips(frame, pip, pips, dice, params)
 
 
 def _lone_pip(pips: tuple[Pip, ...], die: Face, params: ReaderParams) -> Pip | None:

@@ -266,7 +266,7 @@ def test_a_lone_pip_at_the_centre_of_a_die_read_as_a_five_is_a_speck_unless_it_s
 
     def is_speck(frame: np.ndarray, pips: tuple[Pip, ...], value: int) -> bool:
         die = face_at(162.0, 121.0, 45.0, value)
-        return search_module._a_speck_read_as_pips(frame, pips, die, PARAMS)
+        return search_module._a_speck_read_as_pips(frame, pips, die, [], PARAMS)
 
     assert is_speck(plain, speck, 5) and is_speck(plain, speck, 3)
     assert not is_speck(plain, speck, 6)
@@ -290,6 +290,28 @@ def test_a_one_read_off_a_lone_speck_s_centre_and_unsurely_is_a_speck() -> None:
     assert not is_speck(plain, 160.5, 1, 0.88)
     assert not is_speck(lit, 165.0, 1, 0.88)
     assert not is_speck(plain, 165.0, 2, 0.88)
+
+
+def test_a_lone_pip_like_the_pips_of_the_dice_read_on_a_die_as_wide_is_no_speck() -> None:
+    # Synthetic seed 6104: a smoky three 26 px wide whose other pips faded into its die, beside
+    # smoky dice 20-25 px wide with pips like its, was dropped as a speck read as pips. Seed
+    # 9284: a speck read as a five half as wide as the dice read is still a speck.
+    plain, _ = _speck_on_a_plain_tray_and_on_a_die(6)
+    cv2.circle(plain, (60, 120), 6, (60, 60, 60), -1)
+    pips = (pip_at(160.0, 120.0, 12.0), pip_at(60.0, 120.0, 12.0))
+    five = face_at(162.0, 121.0, 45.0, 5)
+    one = replace(face_at(167.0, 121.0, 45.0, 1), confidence=0.88)  # off its lone pip
+
+    def is_speck(die: Face, read_width: float) -> bool:
+        read = [face_at(60.0, 120.0, read_width, 1)]
+        if die.value == 1:
+            return search_module._a_speck_read_as_a_one(plain, pips, die, read, PARAMS)
+        return search_module._a_speck_read_as_pips(plain, pips, die, read, PARAMS)
+
+    for die in (five, one):
+        assert not is_speck(die, 45.0)
+        assert not is_speck(die, 56.0)
+        assert is_speck(die, 90.0)
 
 
 def test_a_die_found_shows_its_pips_in_grey_or_in_a_colour_channel() -> None:
