@@ -121,6 +121,9 @@ class ReaderParams:
     face_reach: float = 0.6
     search_clearance: float = 0.6
     search_elongation_excess: float = 0.2
+    # Pips up to this much more elongated still are looked around last, far from the dice, and
+    # a die found there is kept only when read surely (`vision.search._streaks`); 0: none are.
+    search_streak_elongation: float = 0.2
     max_searches: int = 24
     # A die the search finds and reads as three pips or more must show them: at least this
     # fraction of its box per pip differs from the box's median by ``min_pip_contrast``, in grey

@@ -60,6 +60,16 @@ small as the glare spot left of a glossy pip of a large die when the pip was tak
 holding its one (`vision.pips`)."""
 
 
+_STREAK_AWAY = 1.0
+"""A pip a little too elongated for the search to look around with the others
+(``search_streak_elongation``: swirled and smoky dice's pips are drawn unevenly) is looked
+around when it lies this many frame die widths or more from every die read (the pips on the
+side of a die seen obliquely lie within one), ..."""
+_SURE_STREAK = 0.95
+"""... and the die found there is kept only when read this surely: a keyboard key's lit symbol
+far from the dice was a one read 0.92 (matteop65-wood four_9)."""
+
+
 def is_one_pip_size(diameter: float, width: float) -> bool:
     """Whether a pip ``diameter`` across may be the pip of a one ``width`` wide (`_ONE_PIP`)."""
     return _ONE_PIP[0] * width <= diameter <= _ONE_PIP[1] * width
@@ -80,7 +90,8 @@ def search(
     px; a six 26 px wide touching a four, at 31 px: 7509, 1063). A die found so must show the
     value its first look leaned to (`_decided`). A one whose first look moved off its pip is
     also looked at where its pip is (`_moved_off_a_one`), and one whose looks found no die there
-    as narrow as its pip tells (`_narrower_ones`)."""
+    as narrow as its pip tells (`_narrower_ones`). Pips a little too elongated to be looked
+    around with the others are looked around last, far from the dice (`_streaks`)."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
         pyramid,
@@ -105,7 +116,7 @@ def search(
         if narrower:
             again = look(pyramid, narrower, params, dice + found)
             found = _decided(pyramid, pips, again, dice, found, params, value=value)
-    return found
+    return found + _streaks(pyramid, pips, dice, found, width, params)
 
 
 def _moved_off_a_one(
@@ -432,6 +443,44 @@ def _is_near_start(
     )
 
 
+def _most_elongated(pips: tuple[Pip, ...], dice: list[Face], params: ReaderParams) -> float:
+    """The most elongated pip that the search looks around (`_unexplained`): as the pips of the
+    ``dice`` read (of all pips, with none read) and ``search_elongation_excess`` more."""
+    used = {k for die in dice for k in die.pips}
+    flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
+    return float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
+
+
+def _streaks(
+    pyramid: Pyramid,
+    pips: tuple[Pip, ...],
+    dice: list[Face],
+    found: list[Face],
+    width: float,
+    params: ReaderParams,
+) -> list[Face]:
+    """The dice read surely (`_SURE_STREAK`) around the pips that no die explains, a little more
+    elongated than those the search looks around (``search_streak_elongation``), that lie far
+    from every die read and found (`_STREAK_AWAY`), looked for at the frame's ``width``: a pip
+    of a swirled red two 1.37 times as long as wide, beside a five whose pips are 1.15
+    (synthetic seed 2822), the pips of a smoky one, of a swirled blue six and of a marbled six
+    (9435, 136, 1653)."""
+    taken = dice + found
+    most = _most_elongated(pips, dice, params)
+    starts = [
+        Candidate(p.x, p.y, width, None)
+        for p in pips
+        if most < p.elongation <= most + params.search_streak_elongation
+        and _SMALLEST_PIP * width <= p.diameter <= 0.4 * width
+        and not is_held(p, taken, params)
+        and all(math.hypot(p.x - d.x, p.y - d.y) > _STREAK_AWAY * width for d in taken)
+    ][: params.max_searches]
+    if not starts:
+        return []
+    decided = _decided(pyramid, pips, look(pyramid, starts, params, taken), dice, found, params)
+    return [die for die in decided[len(found) :] if die.confidence >= _SURE_STREAK]
+
+
 def _unexplained(
     pips: tuple[Pip, ...], dice: list[Face], width: float, params: ReaderParams
 ) -> list[Candidate]:
@@ -448,8 +497,7 @@ def _unexplained(
     one beside the blob of its whole die, looked around at the blob's width, is still looked
     around at the frame's.)"""
     used = {k for die in dice for k in die.pips}
-    flat = [pips[k].elongation for k in used] or [p.elongation for p in pips]
-    most_elongated = float(np.median(flat)) + params.search_elongation_excess if flat else 0.0
+    most_elongated = _most_elongated(pips, dice, params)
     # Dice in one tray are one size: with two read, the frame's width is no guess.
     widest = params.search_widest * width if len(dice) >= 2 else math.inf
     narrowest = params.search_narrowest * width if len(dice) >= 2 else 0.0

@@ -314,6 +314,33 @@ def test_a_lone_pip_like_the_pips_of_the_dice_read_on_a_die_as_wide_is_no_speck(
         assert is_speck(die, 90.0)
 
 
+def test_a_pip_a_little_too_elongated_is_looked_around_only_far_from_the_dice_and_surely(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Swirled dice's pips are drawn unevenly (synthetic seeds 136, 1653, 2822, 9435), and a
+    # die's side pips, seen obliquely, lie beside it: a pip more elongated than the search looks
+    # around is looked around far from every die read, and a die found there must be sure (a
+    # keyboard key's lit symbol was a one read 0.92: matteop65-wood four_9).
+    width = 40.0
+    round_pips = tuple(pip_at(100.0 + 10.0 * k, 200.0, 8.0) for k in range(3))
+    five = replace(face_at(110.0, 200.0, width, 5), pips=(0, 1, 2))
+    most = search_module._most_elongated(round_pips, [five], PARAMS)
+
+    def found(x: float, elongation: float, sure: float) -> list[tuple[int | None, int]]:
+        streak = replace(pip_at(x, 200.0, 8.0), elongation=elongation)
+        classify_by_place(monkeypatch, lambda *_: verdict_of(v2=sure, none=1.0 - sure))
+        dice = search_module._streaks(
+            blank_pyramid(), (*round_pips, streak), [five], [], width, PARAMS
+        )
+        return [(d.value, round(d.x)) for d in dice]
+
+    assert found(300.0, most + 0.15, 0.98) == [(2, 300)]
+    assert found(300.0, most + 0.15, 0.9) == []
+    assert found(300.0, most + 0.3, 0.98) == []  # far too elongated
+    assert found(300.0, most - 0.05, 0.98) == []  # the search looks around it already
+    assert found(110.0 + 0.9 * width, most + 0.15, 0.98) == []  # beside the five
+
+
 def test_a_die_found_shows_its_pips_in_grey_or_in_a_colour_channel() -> None:
     # Red pips on a smoky red die have the grey level of its face (synthetic seeds 1724, 4375:
     # sure fours and sixes were dropped as specks read as pips); the red channel shows them. A
