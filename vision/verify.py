@@ -61,7 +61,7 @@ _ONE_SIZE_LOOKS = (1.0, 0.75)
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
 _UNREAD_WIDER = (1.18, 1.4)
-"""A die seen but not read is looked at again this many times as wide (`_unread_looked_wider`)."""
+"""A die seen but not read is looked at again this many times as wide (`_unread_looked_again`)."""
 
 
 def verify(
@@ -112,7 +112,9 @@ def verify(
         if not are_alike(again, width):
             found += search(pyramid, pips, dice + found, again, params)
     dice = _one_size(pyramid, dice + found, params)
-    dice = split_straddling(pyramid, pips, _unread_looked_wider(pyramid, dice, params), params)
+    dice = split_straddling(
+        pyramid, pips, _unread_looked_again(pyramid, dice, width, params), params
+    )
     return dice + _glossy_dice(pyramid, spotted, dice, width, params)
 
 
@@ -308,19 +310,26 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
     return kept
 
 
-def _unread_looked_wider(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[Face]:
-    """The dice, each seen but not read looked at again wider where it lies (`_UNREAD_WIDER`),
-    and replaced by the surest die read there with a value, when it is surer than the unread
-    one: a crop too narrow cuts the pips at a die's edges off (a swirled blue six 30 px wide and
-    a marbled three 107 px wide, found 30 and 61 px wide, were sure dice 36 and 85 px wide:
-    synthetic seeds 4745, 4996). Dice read with a value looked at so were as often read wrong
-    as right."""
+def _unread_looked_again(
+    pyramid: Pyramid, dice: list[Face], width: float, params: ReaderParams
+) -> list[Face]:
+    """The dice, each seen but not read looked at again where it lies, wider (`_UNREAD_WIDER`)
+    and, when its width is unlike the frame's die ``width`` (`are_alike`), at that width; it is
+    replaced by the surest die read there with a value, when it is surer than the unread one.
+    A crop too narrow cuts the pips at a die's edges off (a swirled blue six 30 px wide and a
+    marbled three 107 px wide, found 30 and 61 px wide, were sure dice 36 and 85 px wide:
+    synthetic seeds 4745, 4996); one too wide holds the tray about a die (a swirled red five
+    25 px wide alone in its tray, its face fitted 37 px wide, was a sure five at the 27 px its
+    pips told: 9106). Dice read with a value looked at so were as often read wrong as right."""
     kept = list(dice)
     for i, die in enumerate(dice):
         if die.value is not None:
             continue
         others = kept[:i] + kept[i + 1 :]
-        looks = [Candidate(die.x, die.y, s * true_width(die, params), None) for s in _UNREAD_WIDER]
+        own = true_width(die, params)
+        looks = [Candidate(die.x, die.y, s * own, None) for s in _UNREAD_WIDER]
+        if not are_alike(own, width):
+            looks.append(Candidate(die.x, die.y, width, None))
         read = [
             seen
             for _, seen in dice_at(pyramid, looks, params, others)

@@ -379,6 +379,12 @@ def test_a_die_whose_pips_are_more_elongated_than_the_dice_read_is_read_far_from
     assert sorted(read(render_tray([1, 4, 5, 2, 2], seed=9435).frame).values) == [1, 2, 2, 4, 5]
 
 
+def test_a_die_alone_not_read_at_the_width_of_its_face_is_read_at_the_width_its_pips_tell() -> None:
+    # Synthetic seed 9106 of the accuracy benchmark: a swirled red five 25 px wide, its face
+    # fitted 37 px wide, was seen and not read.
+    assert read(render_tray([5], seed=9106).frame).values == (5,)
+
+
 def test_a_one_far_wider_than_the_faces_read_is_looked_at_its_own_width() -> None:
     # Synthetic seed 3408 of the accuracy benchmark: a black one 162 px wide, its red pip 37 px
     # across, beside a six and a three whose grids told 109 px; looked at 109 px and narrower,

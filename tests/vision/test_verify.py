@@ -486,7 +486,31 @@ def test_a_die_seen_but_not_read_is_looked_at_again_wider(
         return verdict_of(none=0.97, v1=0.03)
 
     classify_by_place(monkeypatch, verdict)
-    kept = verify_module._unread_looked_wider(blank_pyramid(), [five, unread, nothing], PARAMS)
+    dice = [five, unread, nothing]
+    kept = verify_module._unread_looked_again(blank_pyramid(), dice, 50.0, PARAMS)
     assert kept[0] is five and kept[2] is nothing
     assert (kept[1].value, kept[1].x, kept[1].y) == (6, 300.0, 300.0)
     assert kept[1].width == pytest.approx(70.0)
+
+
+def test_a_die_seen_but_not_read_is_looked_at_again_at_the_frame_s_width(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Synthetic seed 9106: a swirled red five 25 px wide, alone, its face fitted 37 px wide,
+    # was not read there nor wider, and was a sure five at the 27 px its pips told. A die
+    # found as wide as the frame's width is not looked at again at it.
+    cut: list[float] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        cut.append(width)
+        if width == pytest.approx(27.0):
+            return verdict_of(none=0.02, v5=0.98)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    unread = replace(face_at(300.0, 300.0, 37.0, None), confidence=0.4)
+    kept = verify_module._unread_looked_again(blank_pyramid(), [unread], 27.0, PARAMS)
+    assert (kept[0].value, kept[0].x, kept[0].y) == (5, 300.0, 300.0)
+    cut.clear()
+    verify_module._unread_looked_again(blank_pyramid(), [unread], 33.0, PARAMS)
+    assert 33.0 not in cut
