@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.classify import Verdict
+from vision.classify import UNREADABLE, Verdict
 from vision.crops import Pyramid
 from vision.face import Face
 from vision.looks import Candidate, decide, is_held, is_taken, look, look_still
@@ -35,6 +35,9 @@ _DOUBTED = (0.22, 0.55)
 """A search look that gives a die this probability or more, though too little to find one, is
 looked at again `NARROWER`: the first when it reads a one likelier than any other value, the
 second when it reads another."""
+_MOVED_AGAIN = 0.2
+"""A search look that finds no die, whose crop points this many die widths away or more, may
+be looked at again there (`_moved_again`)."""
 CENTRED = 0.1
 """A pip this many die widths from a die's centre or less is at its centre."""
 _NEAR_CENTRE = 0.2
@@ -67,7 +70,8 @@ around when it lies this many frame die widths or more from every die read (the 
 side of a die seen obliquely lie within one), ..."""
 _SURE_STREAK = 0.95
 """... and the die found there is kept only when read this surely: a keyboard key's lit symbol
-far from the dice was a one read 0.92 (matteop65-wood four_9)."""
+far from the dice was a one read 0.92 (matteop65-wood four_9). So is a die found where a look
+was moved again (`_moved_again`)."""
 
 
 def is_one_pip_size(diameter: float, width: float) -> bool:
@@ -91,7 +95,9 @@ def search(
     value its first look leaned to (`_decided`). A one whose first look moved off its pip is
     also looked at where its pip is (`_moved_off_a_one`), and one whose looks found no die there
     as narrow as its pip tells (`_narrower_ones`). Pips a little too elongated to be looked
-    around with the others are looked around last, far from the dice (`_streaks`)."""
+    around with the others are looked around last, far from the dice (`_streaks`), and a look
+    that found no die near a pip like the dice read's is looked at again where its crop points
+    (`_moved_again`); dice found so must be read surely (`_SURE_STREAK`)."""
     around_pips = _unexplained(pips, dice, width, params)
     standouts = standing_out(
         pyramid,
@@ -106,6 +112,12 @@ def search(
     one_pips += _lone_ones(pips, dice, params)
     one_pips += _narrower_ones(pips, around_pips, looked, width, params)
     looked += [(c, v) for c, v in look_still(pyramid, one_pips, params) if v.value == 1]
+    moved = _moved_again(pyramid[0], pips, looked, dice, params)
+    looked += [
+        (c, v)
+        for c, v in look_still(pyramid, moved, params)
+        if max(v.probabilities[1:UNREADABLE]) >= _SURE_STREAK
+    ]
     found = _decided(pyramid, pips, looked, dice, [], params)
     for value in range(1, 7):
         narrower = [
@@ -117,6 +129,41 @@ def search(
             again = look(pyramid, narrower, params, dice + found)
             found = _decided(pyramid, pips, again, dice, found, params, value=value)
     return found + _streaks(pyramid, pips, dice, found, width, params)
+
+
+def _moved_again(
+    frame: Frame,
+    pips: tuple[Pip, ...],
+    looked: list[tuple[Candidate, Verdict]],
+    dice: list[Face],
+    params: ReaderParams,
+) -> list[Candidate]:
+    """The search looks that found no die (under ``accept_probability``), near a pip that no die
+    holds and that is like the pips of the ``dice`` read (`_like_their_pips`), whose crop points
+    `_MOVED_AGAIN` die widths away or more (but within ``search_reach``), to no die read, moved
+    there: a first crop around a corner pip of a six may point only half way to its centre (a
+    smoky six 30 px wide, looked at 11 px below its centre, read no die; 9 px further up, a sure
+    six: synthetic seed 9305). Looked at there, a die is kept only when its value is read surely
+    (`search`): moved so, the looks around specks are looked at again too."""
+    moved = []
+    for candidate, verdict in looked:
+        if candidate.face is not None or verdict.die_probability >= params.accept_probability:
+            continue
+        if not _MOVED_AGAIN <= math.hypot(*verdict.offset) <= params.search_reach:
+            continue
+        x = candidate.x + verdict.offset[0] * candidate.width
+        y = candidate.y + verdict.offset[1] * candidate.width
+        if is_taken(x, y, candidate.width, dice, params):
+            continue
+        near = [
+            p
+            for p in pips
+            if math.hypot(p.x - candidate.x, p.y - candidate.y) < 0.3 * candidate.width
+            and not is_held(p, dice, params)
+        ]
+        if any(_like_their_pips(frame, p, pips, dice, params) for p in near):
+            moved.append(Candidate(x, y, candidate.width, None))
+    return moved
 
 
 def _moved_off_a_one(

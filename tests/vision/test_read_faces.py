@@ -385,6 +385,14 @@ def test_a_die_alone_not_read_at_the_width_of_its_face_is_read_at_the_width_its_
     assert read(render_tray([5], seed=9106).frame).values == (5,)
 
 
+def test_a_six_looked_around_a_corner_pip_is_looked_at_again_where_its_crop_points() -> None:
+    # Synthetic seed 9305 of the accuracy benchmark: a smoky six 30 px wide touching two fives,
+    # looked at 11 px below its centre (where the first crop around a pip had pointed), read no
+    # die there; that crop pointed on to its centre.
+    tray = render_tray([5, 1, 5, 6, 4, 2], seed=9305)
+    assert sorted(read(tray.frame).values) == [1, 2, 4, 5, 5, 6]
+
+
 def test_a_one_far_wider_than_the_faces_read_is_looked_at_its_own_width() -> None:
     # Synthetic seed 3408 of the accuracy benchmark: a black one 162 px wide, its red pip 37 px
     # across, beside a six and a three whose grids told 109 px; looked at 109 px and narrower,

@@ -23,6 +23,7 @@ from vision import search as search_module
 from vision.classify import Verdict
 from vision.crops import Pyramid, die_crop, pyramid_of
 from vision.face import Face
+from vision.looks import Candidate
 from vision.pips import Pip
 from vision.render import TrayStyle, render_tray
 from vision.verify import verify
@@ -339,6 +340,28 @@ def test_a_pip_a_little_too_elongated_is_looked_around_only_far_from_the_dice_an
     assert found(300.0, most + 0.3, 0.98) == []  # far too elongated
     assert found(300.0, most - 0.05, 0.98) == []  # the search looks around it already
     assert found(110.0 + 0.9 * width, most + 0.15, 0.98) == []  # beside the five
+
+
+def test_a_look_that_found_no_die_near_a_pip_like_the_dice_read_s_is_moved_again() -> None:
+    # A first crop around a corner pip of a six may point only half way to its centre
+    # (synthetic seed 9305): where it points again, from near a pip like those of the dice
+    # read, and far enough, the die is looked at again.
+    frame = blank_pyramid()[0]
+    held, stray = pip_at(100.0, 100.0, 8.0), pip_at(300.0, 300.0, 8.0)
+    dice = [face_at(100.0, 100.0, 40.0, 1)]
+
+    def moved(
+        offset: tuple[float, float], none: float = 0.9, pip: Pip = stray
+    ) -> list[tuple[float, float, float]]:
+        verdict = Verdict((none, 1.0 - none, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0), offset)
+        looked = [(Candidate(300.0, 300.0, 40.0, None), verdict)]
+        again = search_module._moved_again(frame, (held, pip), looked, dice, PARAMS)
+        return [(c.x, c.y, c.width) for c in again]
+
+    assert moved((0.0, -0.3)) == [(300.0, 288.0, 40.0)]
+    assert moved((0.0, -0.1)) == []  # it stays
+    assert moved((0.0, -0.3), none=0.1) == []  # a die was found there
+    assert moved((0.0, -0.3), pip=replace(stray, is_dark=False)) == []  # unlike the dice read's
 
 
 def test_a_die_found_shows_its_pips_in_grey_or_in_a_colour_channel() -> None:
