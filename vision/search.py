@@ -37,7 +37,9 @@ looked at again `NARROWER`: the first when it reads a one likelier than any othe
 second when it reads another."""
 _MOVED_AGAIN = 0.2
 """A search look that finds no die, whose crop points this many die widths away or more, may
-be looked at again there (`_moved_again`)."""
+be looked at again there (`_moved_again`) ..."""
+_NEAR_LOOK = 0.3
+"""... when a pip lies this many die widths from where it looked, or less."""
 CENTRED = 0.1
 """A pip this many die widths from a die's centre or less is at its centre."""
 _NEAR_CENTRE = 0.2
@@ -139,12 +141,12 @@ def _moved_again(
     params: ReaderParams,
 ) -> list[Candidate]:
     """The search looks that found no die (under ``accept_probability``), near a pip that no die
-    holds and that is like the pips of the ``dice`` read (`_like_their_pips`), whose crop points
-    `_MOVED_AGAIN` die widths away or more (but within ``search_reach``), to no die read, moved
-    there: a first crop around a corner pip of a six may point only half way to its centre (a
-    smoky six 30 px wide, looked at 11 px below its centre, read no die; 9 px further up, a sure
-    six: synthetic seed 9305). Looked at there, a die is kept only when its value is read surely
-    (`search`): moved so, the looks around specks are looked at again too."""
+    holds (`_NEAR_LOOK`) and that is like the pips of the ``dice`` read (`_like_their_pips`),
+    whose crop points `_MOVED_AGAIN` die widths away or more (but within ``search_reach``), to
+    no die read, moved there: a first crop around a corner pip of a six may point only half way
+    to its centre (a smoky six 30 px wide, looked at 11 px below its centre, read no die; 9 px
+    further up, a sure six: synthetic seed 9305). A die read there is kept only when its value
+    is read surely (`_SURE_STREAK`, in `search`): looks around specks are moved so too."""
     moved = []
     for candidate, verdict in looked:
         if candidate.face is not None or verdict.die_probability >= params.accept_probability:
@@ -158,7 +160,7 @@ def _moved_again(
         near = [
             p
             for p in pips
-            if math.hypot(p.x - candidate.x, p.y - candidate.y) < 0.3 * candidate.width
+            if math.hypot(p.x - candidate.x, p.y - candidate.y) < _NEAR_LOOK * candidate.width
             and not is_held(p, dice, params)
         ]
         if any(_like_their_pips(frame, p, pips, dice, params) for p in near):
