@@ -288,7 +288,7 @@ def _measure(
     x0, x1 = max(0, int(x - reach)), min(width, int(x + reach) + 2)
     y0, y1 = max(0, int(y - reach)), min(height, int(y + reach) + 2)
     patch = gray[y0:y1, x0:x1]
-    yy, xx = np.ogrid[y0:y1, x0:x1]
+    xx, yy = np.arange(x0, x1), np.arange(y0, y1)[:, None]
     near = (xx - x) ** 2 + (yy - y) ** 2 <= reach * reach
     inside = (patch < middle) if is_dark else (patch > middle)
     mask = (inside & near).view(np.uint8)
