@@ -27,6 +27,7 @@ from vision.ones import find_ones
 from vision.params import ReaderParams
 from vision.pips import Pip
 from vision.sides import keep_top_faces
+from vision.types import Frame
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -74,10 +75,12 @@ def compatible_pips(pips: tuple[Pip, ...], params: ReaderParams) -> npt.NDArray[
 def find_faces(
     pips: tuple[Pip, ...],
     smooth_planes: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
+    smooth_colour: Frame,
     params: ReaderParams,
 ) -> list[Face]:
-    """The die faces that the pips form, touching dice separated, each pip used at most once."""
+    """The die faces that the pips form, touching dice separated, each pip used at most once.
+    ``smooth_planes`` are the planes of the lightly blurred frame (`vision.pips.planes_of`) and
+    ``smooth_colour`` that frame itself (BGR)."""
     if not pips:
         return []
     centres = [(p.x, p.y) for p in pips]
@@ -210,7 +213,7 @@ def _fit(
     pips: tuple[Pip, ...],
     compatible: npt.NDArray[np.bool_],
     smooth_gray: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
+    smooth_colour: Frame,
     params: ReaderParams,
 ) -> Face | None:
     """The face with opposite corner pips ``i`` and ``j``, or None when no face grid fits. The
@@ -324,7 +327,7 @@ def _empty_points_bare(
     kin: list[int],
     pips: tuple[Pip, ...],
     smooth_gray: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
+    smooth_colour: Frame,
     params: ReaderParams,
 ) -> bool:
     """Whether the face around the pips is bare die face: every empty grid point (not a missed pip,
@@ -399,8 +402,6 @@ def _is_glare_at(
     )
 
 
-def _colour_distance(
-    colour: npt.NDArray[np.float32], reference: tuple[float, float, float]
-) -> float:
+def _colour_distance(colour: npt.NDArray[np.uint8], reference: tuple[float, float, float]) -> float:
     """Euclidean distance between two BGR colours."""
     return math.sqrt(sum((float(c) - r) ** 2 for c, r in zip(colour, reference, strict=True)))

@@ -15,6 +15,7 @@ from vision.face import Face
 from vision.outline import face_ends
 from vision.params import ReaderParams
 from vision.pips import Pip, is_glare_spot
+from vision.types import Frame
 
 _ANGLES = np.linspace(0.0, 2.0 * math.pi, 8, endpoint=False)
 _RAYS = np.column_stack([np.cos(_ANGLES), np.sin(_ANGLES)])
@@ -34,7 +35,7 @@ def _bare_around(pip: Pip, smooth_gray: npt.NDArray[np.float32], params: ReaderP
 def _outlined(
     pip: Pip,
     smooth_gray: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
+    smooth_colour: Frame,
     params: ReaderParams,
 ) -> bool:
     """Whether a lone pip sits in the middle of a die: walking out from it in most directions, the
@@ -69,7 +70,7 @@ def find_ones(
     centres: npt.NDArray[np.float64],
     compatible: npt.NDArray[np.bool_],
     smooth_planes: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
+    smooth_colour: Frame,
     params: ReaderParams,
 ) -> list[Face]:
     """Faces showing one: strong round pips left alone after grouping, alone on a bare face that

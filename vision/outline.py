@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from vision.types import Frame
+
 
 def face_ends(
     x: float,
@@ -17,7 +19,7 @@ def face_ends(
     level_step: float,
     colour_step: float,
     smooth_gray: npt.NDArray[np.float32],
-    smooth_colour: npt.NDArray[np.float32],
+    smooth_colour: Frame,
     run: int = 3,
 ) -> npt.NDArray[np.float64]:
     """For each unit direction (rows of ``directions``), the index in ``radii`` (times the

@@ -156,7 +156,12 @@ def _colour_changes(
 
 def planes_of(smooth: Frame) -> npt.NDArray[np.float32]:
     """The planes pips are looked for in, stacked H×W×2: grey level and red channel."""
-    return np.dstack([to_gray(smooth), smooth[:, :, 2]]).astype(np.float32)
+    return np.dstack([_plane_of(smooth, 0), _plane_of(smooth, 1)]).astype(np.float32)
+
+
+def _plane_of(smooth: Frame, plane: int) -> npt.NDArray[np.uint8]:
+    """One of the planes of `planes_of` in grey levels (0: grey, 1: red channel)."""
+    return to_gray(smooth) if plane == 0 else smooth[:, :, 2]
 
 
 def _distinct(
@@ -207,7 +212,8 @@ def _candidates(
     height, width = raw.shape
     blobs: list[tuple[bool, Blob]] = []
     # Sensor noise would make thousands of specks for the threshold; a light blur keeps pips.
-    level = np.asarray(smooth_plane, dtype=np.uint8)
+    # (Taken from ``smooth`` again: converting ``smooth_plane`` back to uint8 costs more.)
+    level = np.ascontiguousarray(_plane_of(smooth, plane))
     scale = 1.0
     for _ in range(params.pyramid_levels):
         if min(level.shape) < params.block_size:

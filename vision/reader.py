@@ -80,7 +80,7 @@ def find_pip_faces(
     pips, spotted = find_pips(
         frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes
     )
-    faces = find_faces(pips, smooth_planes, smooth.astype(np.float32), params)
+    faces = find_faces(pips, smooth_planes, smooth, params)
     if params.report_unread:
         faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
     return PipFaces(pips, faces, spotted)

@@ -478,7 +478,7 @@ def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(
     monkeypatch.setattr(faces_module, "find_ones", lambda *_: [one])
 
     def values(params: ReaderParams) -> list[int | None]:
-        found = find_faces((*pips, blob), planes_of(smooth), smooth.astype(np.float32), params)
+        found = find_faces((*pips, blob), planes_of(smooth), smooth, params)
         return sorted(f.value or 0 for f in found)
 
     assert values(PARAMS) == [4, 5, 6]
@@ -501,7 +501,7 @@ def test_pips_seen_faintly_through_a_translucent_die_are_not_counted() -> None:
     frame = _two_over_its_five(0.25)
     pips = find_pips(frame, to_gray(frame), PARAMS).pips
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
-    faces = find_faces(pips, planes_of(smooth), smooth.astype(np.float32), PARAMS)
+    faces = find_faces(pips, planes_of(smooth), smooth, PARAMS)
     assert [f.value for f in faces] == [2]
     assert len(pips) == 5  # the faint pips are found, and left out of the face
     assert values_at(frame) == [2]
