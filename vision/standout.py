@@ -82,8 +82,10 @@ def standing_out(
     )
     kernel = max(3, 2 * round(_BACKGROUND_WIDTHS * _BACKGROUND_DIE_PIXELS / 2) + 1)
     tray = cv2.resize(cv2.medianBlur(small, kernel), (side, height), interpolation=cv2.INTER_LINEAR)
-    difference = cv2.absdiff(image, tray).astype(np.float32)
-    distance = np.sqrt((difference**2).sum(axis=2))
+    squared = cv2.absdiff(image, tray).astype(np.float32) ** 2
+    # Whole numbers under 2**24, which float32 adds exactly in any order: channel by channel is the
+    # same sum as along the axis, and several times quicker.
+    distance = np.sqrt(squared[:, :, 0] + squared[:, :, 1] + squared[:, :, 2])
     # Most of a frame is tray: the median distance tells how much the tray differs from itself.
     floor = _ABOVE_TRAY * float(np.median(distance)) if params.standout_faint_colours else 0.0
     faint = [c for c in params.standout_faint_colours if c >= floor]
