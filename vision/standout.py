@@ -91,7 +91,7 @@ def standing_out(
     faint = [c for c in params.standout_faint_colours if c >= floor]
     points: list[tuple[float, float]] = []
     for colour in (params.standout_colour, *faint):
-        foreground = np.where(distance > colour, 255, 0).astype(np.uint8)
+        foreground = (distance > colour).astype(np.uint8) * 255
         depth = _depth(foreground, die, factor, params, read)
         points += _deepest(depth, die, factor, width, is_taken, points, params)
     return points
@@ -119,7 +119,7 @@ def _depth(
     largest = params.standout_max_dice * die * die
     large = _too_large(foreground, largest)
     if large is not None:
-        pile = np.where(large, 255, 0).astype(np.uint8)
+        pile = large.astype(np.uint8) * 255
         foreground[large] = 0
         for x, y, die_width in read:
             centre = (round((x + 0.5) / factor - 0.5), round((y + 0.5) / factor - 0.5))
