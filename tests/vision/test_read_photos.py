@@ -52,25 +52,27 @@ def test_real_photos_are_mostly_read_right(
     assert total.precision >= least_precision, total
 
 
+def _photo(folder: str, name: str) -> np.ndarray:
+    """A photo of a dataset folder, as a BGR frame; the test is skipped without it."""
+    path = DATASETS / folder / "images" / name
+    if not path.is_file():
+        pytest.skip(f"no photo at {path} (the shared datasets folder is missing)")
+    frame = cv2.imread(str(path))
+    assert frame is not None, path
+    return np.asarray(frame, dtype=np.uint8)
+
+
 def test_a_one_read_at_the_frames_width_is_not_read_again_narrower() -> None:
     # matteop65-wood dice_38 resized by 1.5: four ones about 60 px wide. One of them, read at
     # 48 px, read surer as narrow as its pip tells (32 px), made the width the search looked
     # at again narrower, and a false two was found (`vision.search`).
-    path = DATASETS / "matteop65-wood" / "images" / "dice_38.jpg"
-    if not path.is_file():
-        pytest.skip(f"no photo at {path} (the shared datasets folder is missing)")
-    frame = cv2.imread(str(path))
-    assert frame is not None
-    assert read(resized(np.asarray(frame, dtype=np.uint8), 1.5)).values == (1, 1, 1, 1)
+    frame = _photo("matteop65-wood", "dice_38.jpg")
+    assert read(resized(frame, 1.5)).values == (1, 1, 1, 1)
 
 
 def test_an_elongated_symbol_far_from_the_dice_is_not_read_as_a_die_unsurely() -> None:
     # matteop65-wood four_9: a four on a desk beside a keyboard. A key's lit symbol, far from
     # the four and more elongated than its pips, looked around as a pip (`vision.search`), was
     # a one to the classifier, read 0.92.
-    path = DATASETS / "matteop65-wood" / "images" / "four_9.jpg"
-    if not path.is_file():
-        pytest.skip(f"no photo at {path} (the shared datasets folder is missing)")
-    frame = cv2.imread(str(path))
-    assert frame is not None
-    assert read(np.asarray(frame, dtype=np.uint8)).values == (4,)
+    frame = _photo("matteop65-wood", "four_9.jpg")
+    assert read(frame).values == (4,)
