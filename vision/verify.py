@@ -14,10 +14,11 @@ whose pips are each a whole die to the classifier (dark dice lying apart on a li
 dropped first, and its pips looked at as dice (`vision.blob_dice`).
 Last, a die read far narrower than the sure dice, read unsurely at another width than theirs, or
 found by the search as a narrower one, is looked at again at their width, a die seen but not read
-is looked at again wider, and a dark blob the pip stages took for a die holding its one
-(`vision.pips.PipsFound`) is looked at as the pip of a one with a glare spot (a die of another
-value read there is kept too: the blobs were its glossy pips). A face read across two touching
-dice, made of their pips near the edge they share, is read as those two dice (`vision.straddle`).
+is looked at again wider, one read unsurely narrower and wider, and a dark blob the pip stages
+took for a die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a one with a
+glare spot (a die of another value read there is kept too: the blobs were its glossy pips). A
+face read across two touching dice, made of their pips near the edge they share, is read as
+those two dice (`vision.straddle`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from dataclasses import replace
 import numpy as np
 
 from vision.blob_dice import without_faces_of_dice
-from vision.classify import UNREADABLE
-from vision.crops import Pyramid
+from vision.classify import UNREADABLE, classify
+from vision.crops import Pyramid, die_crop
 from vision.face import Face
 from vision.looks import Candidate, decide, dice_at, is_held, is_taken, look
 from vision.params import ReaderParams
@@ -62,6 +63,19 @@ again (`_one_size`): their median may itself be a little wide (smoke-red dice 57
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
 _UNREAD_WIDER = (1.18, 1.4)
 """A die seen but not read is looked at again this many times as wide (`_unread_looked_again`)."""
+_UNSURE = 0.5
+"""A die read with a value under this confidence is looked at again at other widths
+(`_unsure_looked_again`): ..."""
+_UNSURE_WIDTHS = (0.75, 1.33)
+"""... this many times as wide as it was read, and at the frame's die width; ..."""
+_SURE_AGAIN = 0.9
+"""... a die read there with a value and a die probability this high or more, ..."""
+_GLANCE = 0.7
+"""... (looked at so only where one crop gives a die `_SURE_AGAIN` and a value this much), ..."""
+_STEADY = (0.9, 1.1)
+"""... which reads the same value where it lies at this many times its width, ..."""
+_STEADY_VALUE = 0.7
+"""... with this probability or more each, replaces it."""
 
 
 def verify(
@@ -112,9 +126,9 @@ def verify(
         if not are_alike(again, width):
             found += search(pyramid, pips, dice + found, again, params)
     dice = _one_size(pyramid, dice + found, params)
-    dice = split_straddling(
-        pyramid, pips, _unread_looked_again(pyramid, dice, width, params), params
-    )
+    dice = _unread_looked_again(pyramid, dice, width, params)
+    dice = _unsure_looked_again(pyramid, dice, width, params)
+    dice = split_straddling(pyramid, pips, dice, params)
     return dice + _glossy_dice(pyramid, spotted, dice, width, params)
 
 
@@ -337,6 +351,53 @@ def _unread_looked_again(
         ]
         if read:
             kept[i] = max(read, key=lambda seen: seen.confidence)
+    return kept
+
+
+def _unsure_looked_again(
+    pyramid: Pyramid, dice: list[Face], width: float, params: ReaderParams
+) -> list[Face]:
+    """The dice, each read with a value unsurely (under `_UNSURE`) looked at again narrower and
+    wider (`_UNSURE_WIDTHS`) and, when its width is unlike the frame's die ``width``, at that
+    width; it is replaced by the surest die read surely there (`_SURE_AGAIN`) whose value holds
+    a little narrower and wider (`_STEADY`). A die alone has only its own pips to tell its
+    width, and a grid fitted on swirls or on pips near the die's edges tells it wrong: a
+    swirled blue five 70 px wide, read 50 px wide as a four (0.27), was a sure five at 67 px,
+    and a swirled red five 38 px wide, read at 45 px as a four (0.32), a sure five at 34 px
+    (synthetic seeds 4064, 1953). At a wrong width the classifier is now and then sure of a
+    wrong value, but seldom at three widths about it: dice read with a value and looked at
+    again wider alone were as often read wrong as right. One crop at each width goes first
+    (`_GLANCE`), so a die read no surer at any costs two or three crops."""
+    kept = list(dice)
+    for i, die in enumerate(dice):
+        if die.value is None or die.confidence >= _UNSURE:
+            continue
+        others = kept[:i] + kept[i + 1 :]
+        own = true_width(die, params)
+        widths = [s * own for s in _UNSURE_WIDTHS]
+        if not are_alike(own, width):
+            widths.append(width)
+        # One crop at each width first: most unsure dice read no surer at any.
+        glances = classify([die_crop(pyramid, (die.x, die.y), w) for w in widths])
+        starts = [
+            Candidate(die.x, die.y, w, None)
+            for w, glance in zip(widths, glances, strict=True)
+            if glance.die_probability >= _SURE_AGAIN
+            and max(glance.probabilities[1:UNREADABLE]) >= _GLANCE
+        ]
+        found: list[tuple[float, int, Face]] = []
+        for c, verdict in look(pyramid, starts, params, others):
+            seen = decide(c, verdict, params)
+            if seen is None or seen.value is None:
+                continue
+            sure = verdict.probabilities[seen.value]
+            if sure >= _SURE_AGAIN and verdict.die_probability >= _SURE_AGAIN:
+                found.append((sure, seen.value, replace(seen, confidence=sure)))
+        for _, value, seen in sorted(found, key=lambda f: -f[0]):
+            crops = [die_crop(pyramid, (seen.x, seen.y), s * seen.width) for s in _STEADY]
+            if all(v.probabilities[value] >= _STEADY_VALUE for v in classify(crops)):
+                kept[i] = seen
+                break
     return kept
 
 

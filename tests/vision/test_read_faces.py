@@ -385,6 +385,14 @@ def test_a_die_alone_not_read_at_the_width_of_its_face_is_read_at_the_width_its_
     assert read(render_tray([5], seed=9106).frame).values == (5,)
 
 
+def test_a_die_alone_read_unsurely_at_the_width_of_its_face_is_read_at_its_own() -> None:
+    # Synthetic seeds 4064 and 1953 of the accuracy benchmark: a swirled blue five 70 px wide
+    # and a swirled red five 38 px wide, alone, their faces fitted 50 and 45 px wide, were read
+    # unsurely as fours (0.27, 0.32) there.
+    assert read(render_tray([5], seed=4064).frame).values == (5,)
+    assert read(render_tray([5], seed=1953).frame).values == (5,)
+
+
 def test_a_six_looked_around_a_corner_pip_is_looked_at_again_where_its_crop_points() -> None:
     # Synthetic seed 9305 of the accuracy benchmark: a smoky six 30 px wide touching two fives,
     # looked at 11 px below its centre (where the first crop around a pip had pointed), read no

@@ -514,3 +514,32 @@ def test_a_die_seen_but_not_read_is_looked_at_again_at_the_frame_s_width(
     cut.clear()
     verify_module._unread_looked_again(blank_pyramid(), [unread], 33.0, PARAMS)
     assert 33.0 not in cut
+
+
+def test_a_die_read_unsurely_is_looked_at_again_narrower_and_wider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Synthetic seed 4064: a swirled blue five 70 px wide, read 50 px wide as a four (0.27),
+    # was a sure five 67 px wide. A value read surely at one width only, not a little
+    # narrower and wider there, replaces nothing; a die read surely is not looked at again.
+    sure = _sure_die(100.0, 100.0, 50.0, 3)
+    unsure = replace(face_at(300.0, 300.0, 50.0, 4), confidence=0.27)
+    fickle = replace(face_at(100.0, 300.0, 50.0, 4), confidence=0.3)
+    cut: list[tuple[float, float]] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        cut.append((x, y))
+        if (x, y) == (300.0, 300.0) and 56.0 < width < 77.0:
+            return verdict_of(none=0.02, v5=0.98)
+        if (x, y) == (100.0, 300.0):
+            if width == pytest.approx(66.5):
+                return verdict_of(none=0.02, v6=0.98)
+            return verdict_of(none=0.3, v6=0.6, v4=0.1)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    kept = verify_module._unsure_looked_again(blank_pyramid(), [sure, unsure, fickle], 50.0, PARAMS)
+    assert kept[0] is sure and kept[2] is fickle
+    assert (kept[1].value, kept[1].x, kept[1].y) == (5, 300.0, 300.0)
+    assert true_width(kept[1], PARAMS) == pytest.approx(66.5)
+    assert (100.0, 100.0) not in cut
