@@ -63,10 +63,10 @@ again (`_one_size`): their median may itself be a little wide (smoke-red dice 57
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
 _UNREAD_WIDER = (1.18, 1.4)
 """A die seen but not read is looked at again this many times as wide (`_unread_looked_again`)."""
-_UNSURE = 0.5
+_UNSURE = 0.75
 """A die read with a value under this confidence is looked at again at other widths
 (`_unsure_looked_again`): ..."""
-_UNSURE_WIDTHS = (0.75, 1.33)
+_UNSURE_WIDTHS = (0.75, 1.33, 1.75)
 """... this many times as wide as it was read, and at the frame's die width; ..."""
 _SURE_AGAIN = 0.9
 """... a die read there with a value and a die probability this high or more, ..."""
@@ -362,12 +362,14 @@ def _unsure_looked_again(
     width; it is replaced by the surest die read surely there (`_SURE_AGAIN`) whose value holds
     a little narrower and wider (`_STEADY`). A die alone has only its own pips to tell its
     width, and a grid fitted on swirls or on pips near the die's edges tells it wrong: a
-    swirled blue five 70 px wide, read 50 px wide as a four (0.27), was a sure five at 67 px,
-    and a swirled red five 38 px wide, read at 45 px as a four (0.32), a sure five at 34 px
-    (synthetic seeds 4064, 1953). At a wrong width the classifier is now and then sure of a
-    wrong value, but seldom at three widths about it: dice read with a value and looked at
-    again wider alone were as often read wrong as right. One crop at each width goes first
-    (`_GLANCE`), so a die read no surer at any costs two or three crops."""
+    swirled blue five 70 px wide, read 50 px wide as a four (0.27), was a sure five at 67 px;
+    a swirled red five 38 px wide, read at 45 px as a four (0.32), a sure five at 34 px; a
+    swirled blue four 83 px wide, read at 63 px as a five (0.72), a sure four at 83 px; a gold
+    one 135 px wide, its pip small, read beside it as a two 77 px wide (0.4), a sure one at
+    135 px (synthetic seeds 4064, 1953, 1624, 5669). At a wrong width the classifier is now
+    and then sure of a wrong value, but seldom at three widths about it: dice read with a
+    value and looked at again wider alone were as often read wrong as right. One crop at each
+    width goes first (`_GLANCE`), so a die read no surer at any costs three or four crops."""
     kept = list(dice)
     for i, die in enumerate(dice):
         if die.value is None or die.confidence >= _UNSURE:
