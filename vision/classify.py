@@ -10,6 +10,7 @@ half of the labelled photos.
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -26,6 +27,10 @@ CLASSES = 8
 NO_DIE = 0
 UNREADABLE = 7
 MODEL = "dice_cnn.onnx"
+REMEMBERED = 256
+"""Verdicts kept by the crop they were given on, the latest used last (`classify`)."""
+
+_remembered: OrderedDict[tuple[tuple[int, ...], str, bytes], Verdict] = OrderedDict()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +68,25 @@ def _network() -> cv2.dnn.Net:
 
 
 def classify(crops: Sequence[Frame]) -> list[Verdict]:
-    """The classifier's verdict on each crop (as cut by `vision.crops.die_crop`)."""
-    if not crops:
-        return []
-    net = _network()
-    net.setInput(to_blob(crops))
-    scores = np.asarray(net.forward(), dtype=np.float64).reshape(len(crops), CLASSES + 2)
-    return [_verdict(row) for row in scores]
+    """The classifier's verdict on each crop (as cut by `vision.crops.die_crop`). A crop seen
+    among the last `REMEMBERED` gets the verdict it got then, the same to the bit (each crop's
+    scores do not depend on the others run with it): the reader cuts some crops twice in a
+    frame, a die looked at still where its first crop was cut already (about 1.5 of 27 crops a
+    rendered frame of six dice)."""
+    keys = [(crop.shape, crop.dtype.str, np.ascontiguousarray(crop).tobytes()) for crop in crops]
+    verdicts = {key: _remembered[key] for key in keys if key in _remembered}
+    fresh = {key: crop for key, crop in zip(keys, crops, strict=True) if key not in verdicts}
+    if fresh:
+        net = _network()
+        net.setInput(to_blob(list(fresh.values())))
+        scores = np.asarray(net.forward(), dtype=np.float64).reshape(len(fresh), CLASSES + 2)
+        verdicts.update(zip(fresh, (_verdict(row) for row in scores), strict=True))
+    for key in keys:
+        _remembered[key] = verdicts[key]
+        _remembered.move_to_end(key)
+    while len(_remembered) > REMEMBERED:
+        _remembered.popitem(last=False)
+    return [verdicts[key] for key in keys]
 
 
 def _verdict(row: npt.NDArray[np.float64]) -> Verdict:

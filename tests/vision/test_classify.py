@@ -1,9 +1,11 @@
-"""The die classifier on rendered dice: values, an empty tray, where the die centre lies."""
+"""The die classifier on rendered dice: values, an empty tray, where the die centre lies, crops
+seen again."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from vision import classify as classify_module
@@ -61,6 +63,7 @@ def test_a_crop_beside_a_die_points_to_its_centre() -> None:
 def test_missing_weights_are_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(classify_module, "MODEL", "no_such_weights.onnx")
     classify_module._network.cache_clear()
+    classify_module._remembered.clear()
     try:
         tray = render_tray([3], seed=1)
         with pytest.raises(ReaderUnavailable, match=r"no_such_weights\.onnx"):
@@ -68,3 +71,57 @@ def test_missing_weights_are_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> N
     finally:
         monkeypatch.undo()
         classify_module._network.cache_clear()
+
+
+class _CountingNetwork:
+    """The classifier's network, counting the crops it is given."""
+
+    def __init__(self) -> None:
+        self.net, self.crops = classify_module._network(), 0
+
+    def setInput(self, blob: np.ndarray) -> None:  # named as cv2.dnn.Net names it
+        self.crops += len(blob)
+        self.net.setInput(blob)
+
+    def forward(self) -> np.ndarray:
+        return np.asarray(self.net.forward())
+
+
+def test_a_crop_seen_again_gets_the_verdict_it_got_without_the_network(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tray = render_tray([4, 2, 6], seed=5)
+    pyramid = pyramid_of(tray.frame)
+    crops = [die_crop(pyramid, d.center, d.size_px) for d in tray.dice]
+    network = _CountingNetwork()
+    monkeypatch.setattr(classify_module, "_network", lambda: network)
+    classify_module._remembered.clear()
+    first = classify(crops[1:])
+    assert network.crops == 2
+    # Only the crop not seen yet is run, once, however often it is given.
+    again = classify([crops[0], *crops, crops[0]])
+    assert network.crops == 3
+    assert again[2:4] == first and again[0] == again[1] == again[4]
+    # The verdict remembered is the one the network gives that crop among any others.
+    classify_module._remembered.clear()
+    assert classify(crops[::-1])[::-1][1:] == first
+    # A crop that differs in one pixel value is another crop.
+    changed = crops[0].copy()
+    changed[0, 0, 0] ^= 1
+    classify([changed])
+    assert network.crops == 7
+
+
+def test_only_the_latest_verdicts_are_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(classify_module, "REMEMBERED", 3)
+    classify_module._remembered.clear()
+    crops = [np.full((32, 32, 3), level, dtype=np.uint8) for level in range(0, 250, 50)]
+    classify(crops)
+    assert len(classify_module._remembered) == 3
+    network = _CountingNetwork()
+    monkeypatch.setattr(classify_module, "_network", lambda: network)
+    classify(crops[-3:])
+    assert network.crops == 0
+    classify(crops[:1])
+    assert network.crops == 1
+    classify_module._remembered.clear()
