@@ -74,6 +74,8 @@ _GLANCE = 0.7
 """... (looked at so only where one crop gives a die `_SURE_AGAIN` and a value this much), ..."""
 _STEADY = (0.9, 1.1)
 """... which reads the same value where it lies at this many times its width, ..."""
+_TURNS = (90.0, 180.0, 270.0)
+"""... and at its width turned by these many degrees, ..."""
 _STEADY_VALUE = 0.7
 """... with this probability or more each, replaces it."""
 
@@ -357,22 +359,26 @@ def _unread_looked_again(
 def _unsure_looked_again(
     pyramid: Pyramid, dice: list[Face], width: float, params: ReaderParams
 ) -> list[Face]:
-    """The dice, each read with a value unsurely (under `_UNSURE`) looked at again narrower and
+    """The dice, each read with a value unsurely (`_is_unsure`) looked at again narrower and
     wider (`_UNSURE_WIDTHS`) and, when its width is unlike the frame's die ``width``, at that
     width; it is replaced by the surest die read surely there (`_SURE_AGAIN`) whose value holds
-    a little narrower and wider (`_STEADY`). A die alone has only its own pips to tell its
-    width, and a grid fitted on swirls or on pips near the die's edges tells it wrong: a
-    swirled blue five 70 px wide, read 50 px wide as a four (0.27), was a sure five at 67 px;
-    a swirled red five 38 px wide, read at 45 px as a four (0.32), a sure five at 34 px; a
-    swirled blue four 83 px wide, read at 63 px as a five (0.72), a sure four at 83 px; a gold
-    one 135 px wide, its pip small, read beside it as a two 77 px wide (0.4), a sure one at
-    135 px (synthetic seeds 4064, 1953, 1624, 5669). At a wrong width the classifier is now
-    and then sure of a wrong value, but seldom at three widths about it: dice read with a
-    value and looked at again wider alone were as often read wrong as right. One crop at each
-    width goes first (`_GLANCE`), so a die read no surer at any costs three or four crops."""
+    a little narrower and wider (`_STEADY`) and turned (`_TURNS`). A die alone has only its own
+    pips to tell its width, and a grid fitted on swirls or on pips near the die's edges tells
+    it wrong: a swirled blue five 70 px wide, read 50 px wide as a four (0.27), was a sure five
+    at 67 px; a swirled red five 38 px wide, read at 45 px as a four (0.32), a sure five at
+    34 px; a swirled blue four 83 px wide, read at 63 px as a five (0.72), a sure four at
+    83 px; a gold one 135 px wide, its pip small, read beside it as a two 77 px wide (0.4), a
+    sure one at 135 px; a blurred gold two 22 px wide, found by the search 28 px wide as a one
+    (0.42), a sure two at 21 px (synthetic seeds 4064, 1953, 1624, 5669, 4763). At a wrong
+    width the classifier is now and then sure of a wrong value, but seldom at three widths
+    about it and turned: dice read with a value and looked at again wider alone were as often
+    read wrong as right, and a marbled three 32 px wide with swirled red pips was a six at
+    24 px, 0.98 unturned and 0.58 turned three quarters round (nell-byler
+    IMG_20191209_095359). One crop at each width goes first (`_GLANCE`), so a die read no
+    surer at any costs three or four crops."""
     kept = list(dice)
     for i, die in enumerate(dice):
-        if die.value is None or die.confidence >= _UNSURE:
+        if die.value is None or not _is_unsure(pyramid, die, die.value):
             continue
         others = kept[:i] + kept[i + 1 :]
         own = true_width(die, params)
@@ -397,10 +403,23 @@ def _unsure_looked_again(
                 found.append((sure, seen.value, replace(seen, confidence=sure)))
         for _, value, seen in sorted(found, key=lambda f: -f[0]):
             crops = [die_crop(pyramid, (seen.x, seen.y), s * seen.width) for s in _STEADY]
+            crops += [die_crop(pyramid, (seen.x, seen.y), seen.width, angle) for angle in _TURNS]
             if all(v.probabilities[value] >= _STEADY_VALUE for v in classify(crops)):
                 kept[i] = seen
                 break
     return kept
+
+
+def _is_unsure(pyramid: Pyramid, die: Face, value: int) -> bool:
+    """Whether a die is read unsurely: with a confidence under `_UNSURE`, or found by the search
+    (no pips of its own, its confidence the classifier's die probability) with its value given
+    under `_UNSURE` by one crop where it was read (most often one seen already: free)."""
+    if die.confidence < _UNSURE:
+        return True
+    if die.pips:
+        return False
+    (glance,) = classify([die_crop(pyramid, (die.x, die.y), die.width)])
+    return glance.probabilities[value] < _UNSURE
 
 
 def _apart(dice: list[Face], params: ReaderParams) -> list[Face]:

@@ -343,6 +343,7 @@ def test_a_die_found_around_a_pip_is_looked_at_four_times_when_its_value_is_unsu
     # Unturned, the classifier hesitates between a 1 and a 2; turned, it sees the 2.
     # (Counted without the looks at other widths a die found gets for its value.)
     params = replace(PARAMS, search_value_widths=())
+    _no_second_looks(monkeypatch)
     unsure = _Scripted(verdict_of(none=0.05, v1=0.45, v2=0.5), [verdict_of(none=0.05, v2=0.95)])
     stand_in(monkeypatch, "classify", unsure)
     assert [f.value for f in verify(pyramid_of(blank), pips, [], params)] == [2]

@@ -15,6 +15,7 @@ from tests.vision.stand_in import (
     classify_by_place,
     face_at,
     pip_at,
+    stand_in,
     verdict_of,
 )
 from vision import verify as verify_module
@@ -522,7 +523,7 @@ def test_a_die_read_unsurely_is_looked_at_again_narrower_and_wider(
     # Synthetic seed 4064: a swirled blue five 70 px wide, read 50 px wide as a four (0.27),
     # was a sure five 67 px wide. A value read surely at one width only, not a little
     # narrower and wider there, replaces nothing; a die read surely is not looked at again.
-    sure = _sure_die(100.0, 100.0, 50.0, 3)
+    sure = replace(_sure_die(100.0, 100.0, 50.0, 3), pips=(0, 1, 2))
     unsure = replace(face_at(300.0, 300.0, 50.0, 4), confidence=0.27)
     fickle = replace(face_at(100.0, 300.0, 50.0, 4), confidence=0.3)
     cut: list[tuple[float, float]] = []
@@ -543,3 +544,62 @@ def test_a_die_read_unsurely_is_looked_at_again_narrower_and_wider(
     assert (kept[1].value, kept[1].x, kept[1].y) == (5, 300.0, 300.0)
     assert true_width(kept[1], PARAMS) == pytest.approx(66.5)
     assert (100.0, 100.0) not in cut
+
+
+def test_a_die_the_search_found_whose_value_one_crop_doubts_is_looked_at_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Synthetic seed 4763: a blurred gold two 22 px wide, found by the search 28 px wide as a
+    # one (a die 0.95, a one 0.42), was a sure two 21 px wide. A die found so whose value one
+    # crop where it was read is sure of is not looked at again.
+    found = replace(face_at(300.0, 300.0, 28.0, 1), confidence=0.95)
+    sure = replace(face_at(100.0, 100.0, 28.0, 3), confidence=0.95)
+    cut: list[tuple[float, float, float]] = []
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        cut.append((x, y, width))
+        if (x, y) == (300.0, 300.0):
+            if width == pytest.approx(28.0):
+                return verdict_of(none=0.05, v1=0.42, v2=0.4, v7=0.13)
+            if 18.0 < width < 24.0:
+                return verdict_of(none=0.01, v2=0.97, v1=0.02)
+        if (x, y) == (100.0, 100.0):
+            return verdict_of(none=0.02, v3=0.98)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    kept = verify_module._unsure_looked_again(blank_pyramid(), [sure, found], 28.0, PARAMS)
+    assert kept[0] is sure
+    assert (kept[1].value, kept[1].x, kept[1].y) == (2, 300.0, 300.0)
+    assert [c for c in cut if c[:2] == (100.0, 100.0)] == [(100.0, 100.0, 28.0)]
+
+
+def test_a_value_read_at_another_width_that_does_not_hold_turned_replaces_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A marbled three 32 px wide with red swirled pips, found by the search, its value doubted
+    # by one crop, was a six 24 px wide to the classifier unturned (0.98), 0.9 and 1.1 times as
+    # wide, but 0.58 turned three quarters round (nell-byler IMG_20191209_095359).
+    found = replace(face_at(300.0, 300.0, 32.0, 3), confidence=0.98)
+    three_quarters = [0.58]
+
+    def verdict(x: float, y: float, width: float, angle: float) -> Verdict:
+        if width == pytest.approx(32.0):
+            return verdict_of(none=0.02, v3=0.45, v6=0.4, v2=0.13)
+        if 21.0 < width < 27.0:
+            six = three_quarters[0] if angle == 270.0 else 0.98
+            return verdict_of(none=0.01, v6=six, v3=0.99 - six)
+        return verdict_of(none=0.97, v1=0.03)
+
+    stand_in(
+        monkeypatch,
+        "die_crop",
+        lambda _pyramid, centre, width, angle=0.0: np.array([*centre, width, angle]),
+    )
+    stand_in(monkeypatch, "classify", lambda crops: [verdict(*crop) for crop in crops])
+    (kept,) = verify_module._unsure_looked_again(blank_pyramid(), [found], 32.0, PARAMS)
+    assert kept is found
+    # Read so however it is turned, it is the six.
+    three_quarters[0] = 0.9
+    (kept,) = verify_module._unsure_looked_again(blank_pyramid(), [found], 32.0, PARAMS)
+    assert (kept.value, kept.x, kept.y) == (6, 300.0, 300.0)
