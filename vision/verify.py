@@ -70,7 +70,7 @@ _UNSURE_WIDTHS = (0.75, 1.33, 1.75)
 """... this many times as wide as it was read, and at the frame's die width; ..."""
 _SURE_AGAIN = 0.9
 """... a die read there with a value and a die probability this high or more, ..."""
-_GLANCE = 0.7
+_GLANCE = 0.85
 """... (looked at so only where one crop gives a die `_SURE_AGAIN` and a value this much), ..."""
 _STEADY = (0.9, 1.1)
 """... which reads the same value where it lies at this many times its width, ..."""
