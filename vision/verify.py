@@ -14,11 +14,11 @@ whose pips are each a whole die to the classifier (dark dice lying apart on a li
 dropped first, and its pips looked at as dice (`vision.blob_dice`).
 Last, a die read far narrower than the sure dice, read unsurely at another width than theirs, or
 found by the search as a narrower one, is looked at again at their width, a die seen but not read
-is looked at again wider, one read unsurely narrower and wider, and a dark blob the pip stages
-took for a die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a one with a
-glare spot (a die of another value read there is kept too: the blobs were its glossy pips). A
-face read across two touching dice, made of their pips near the edge they share, is read as
-those two dice (`vision.straddle`).
+or read unsurely is looked at again narrower and wider, and a dark blob the pip stages took for a
+die holding its one (`vision.pips.PipsFound`) is looked at as the pip of a one with a glare spot
+(a die of another value read there is kept too: the blobs were its glossy pips). A face read
+across two touching dice, made of their pips near the edge they share, is read as those two dice
+(`vision.straddle`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ _ONE_SIZE_LOOKS = (1.0, 0.75)
 """The widths, in the other dice's, at which a die read at another width than them is looked at
 again (`_one_size`): their median may itself be a little wide (smoke-red dice 57-70 px wide found
 at 66-83 px; a four among them, read at 35 px, is a die to the classifier at 57 px, not at 75)."""
-_UNREAD_WIDER = (1.18, 1.4)
+_UNREAD_WIDTHS = (0.75, 1.18, 1.4)
 """A die seen but not read is looked at again this many times as wide (`_unread_looked_again`)."""
 _UNSURE = 0.75
 """A die read with a value under this confidence is looked at again at other widths
@@ -329,21 +329,23 @@ def _one_size(pyramid: Pyramid, dice: list[Face], params: ReaderParams) -> list[
 def _unread_looked_again(
     pyramid: Pyramid, dice: list[Face], width: float, params: ReaderParams
 ) -> list[Face]:
-    """The dice, each seen but not read looked at again where it lies, wider (`_UNREAD_WIDER`)
-    and, when its width is unlike the frame's die ``width`` (`are_alike`), at that width; it is
-    replaced by the surest die read there with a value, when it is surer than the unread one.
-    A crop too narrow cuts the pips at a die's edges off (a swirled blue six 30 px wide and a
-    marbled three 107 px wide, found 30 and 61 px wide, were sure dice 36 and 85 px wide:
-    synthetic seeds 4745, 4996); one too wide holds the tray about a die (a swirled red five
-    25 px wide alone in its tray, its face fitted 37 px wide, was a sure five at the 27 px its
-    pips told: 9106). Dice read with a value looked at so were as often read wrong as right."""
+    """The dice, each seen but not read looked at again where it lies, wider and narrower
+    (`_UNREAD_WIDTHS`) and, when its width is unlike the frame's die ``width`` (`are_alike`),
+    at that width; it is replaced by the surest die read there with a value, when it is surer
+    than the unread one. A crop too narrow cuts the pips at a die's edges off (a swirled blue
+    six 30 px wide and a marbled three 107 px wide, found 30 and 61 px wide, were sure dice 36
+    and 85 px wide: synthetic seeds 4745, 4996); one too wide holds the tray about a die (a
+    swirled red five 25 px wide alone in its tray, its face fitted 37 px wide, was a sure five
+    at the 27 px its pips told: 9106; a swirled red five 30 px wide touching a black six, seen
+    39 px wide, a sure five at 29 px: 1311). Dice read with a value looked at so were as often
+    read wrong as right (`_unsure_looked_again` asks more of them)."""
     kept = list(dice)
     for i, die in enumerate(dice):
         if die.value is not None:
             continue
         others = kept[:i] + kept[i + 1 :]
         own = true_width(die, params)
-        looks = [Candidate(die.x, die.y, s * own, None) for s in _UNREAD_WIDER]
+        looks = [Candidate(die.x, die.y, s * own, None) for s in _UNREAD_WIDTHS]
         if not are_alike(own, width):
             looks.append(Candidate(die.x, die.y, width, None))
         read = [

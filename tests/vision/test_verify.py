@@ -494,6 +494,24 @@ def test_a_die_seen_but_not_read_is_looked_at_again_wider(
     assert kept[1].width == pytest.approx(70.0)
 
 
+def test_a_die_seen_but_not_read_is_looked_at_again_narrower(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Synthetic seed 1311: a swirled red five 30 px wide touching a black six, seen 39 px wide
+    # and not read, was a sure five 29 px wide (its crop had held the six's pips).
+    unread = replace(face_at(300.0, 300.0, 39.0, None), confidence=0.4)
+
+    def verdict(x: float, y: float, width: float) -> Verdict:
+        if width == pytest.approx(0.75 * 39.0):
+            return verdict_of(none=0.01, v5=0.99)
+        return verdict_of(none=0.97, v1=0.03)
+
+    classify_by_place(monkeypatch, verdict)
+    (kept,) = verify_module._unread_looked_again(blank_pyramid(), [unread], 39.0, PARAMS)
+    assert (kept.value, kept.x, kept.y) == (5, 300.0, 300.0)
+    assert kept.width == pytest.approx(0.75 * 39.0)
+
+
 def test_a_die_seen_but_not_read_is_looked_at_again_at_the_frame_s_width(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
