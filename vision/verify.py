@@ -344,10 +344,10 @@ def _unread_looked_again(
         if die.value is not None:
             continue
         others = kept[:i] + kept[i + 1 :]
-        own = true_width(die, params)
-        looks = [Candidate(die.x, die.y, s * own, None) for s in _UNREAD_WIDTHS]
-        if not are_alike(own, width):
-            looks.append(Candidate(die.x, die.y, width, None))
+        looks = [
+            Candidate(die.x, die.y, w, None)
+            for w in _widths_about(die, _UNREAD_WIDTHS, width, params)
+        ]
         read = [
             seen
             for _, seen in dice_at(pyramid, looks, params, others)
@@ -383,10 +383,7 @@ def _unsure_looked_again(
         if die.value is None or not _is_unsure(pyramid, die, die.value):
             continue
         others = kept[:i] + kept[i + 1 :]
-        own = true_width(die, params)
-        widths = [s * own for s in _UNSURE_WIDTHS]
-        if not are_alike(own, width):
-            widths.append(width)
+        widths = _widths_about(die, _UNSURE_WIDTHS, width, params)
         # One crop at each width first: most unsure dice read no surer at any.
         glances = classify([die_crop(pyramid, (die.x, die.y), w) for w in widths])
         starts = [
@@ -410,6 +407,15 @@ def _unsure_looked_again(
                 kept[i] = seen
                 break
     return kept
+
+
+def _widths_about(
+    die: Face, scales: tuple[float, ...], width: float, params: ReaderParams
+) -> list[float]:
+    """The widths a die is looked at again: its own times each of ``scales``, and the frame's
+    die ``width`` when its own is unlike that (`are_alike`)."""
+    own = true_width(die, params)
+    return [s * own for s in scales] + ([] if are_alike(own, width) else [width])
 
 
 def _is_unsure(pyramid: Pyramid, die: Face, value: int) -> bool:
