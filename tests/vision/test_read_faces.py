@@ -568,3 +568,13 @@ def test_pips_as_dark_as_the_others_of_their_face_are_counted() -> None:
 def test_the_faint_pip_share_is_checked() -> None:
     with pytest.raises(InvalidParams, match="ghost_pip_contrast"):
         ReaderParams(ghost_pip_contrast=1.2)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.integers(0, 255), min_size=16, max_size=16), min_size=1, max_size=8))
+def test_ring_levels_are_the_median_and_quartiles(rows: list[list[int]]) -> None:
+    ring = np.array(rows, dtype=np.float32)
+    median, q25, q75 = pips_module._ring_levels(np.sort(ring, axis=1))
+    assert np.array_equal(median, np.median(ring, axis=1))
+    assert np.array_equal(q25, np.percentile(ring, 25.0, axis=1))
+    assert np.array_equal(q75, np.percentile(ring, 75.0, axis=1))
