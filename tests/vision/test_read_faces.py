@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -578,3 +579,30 @@ def test_ring_levels_are_the_median_and_quartiles(rows: list[list[int]]) -> None
     assert np.array_equal(median, np.median(ring, axis=1))
     assert np.array_equal(q25, np.percentile(ring, 25.0, axis=1))
     assert np.array_equal(q75, np.percentile(ring, 75.0, axis=1))
+
+
+def test_lines_are_not_thresholded_again_for_pips(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Wood grain and scratches make thin dark lines and long stripes under the threshold: they
+    # hold no pips, and thresholding each again inside cost most of the pip stages on a grained
+    # tray. A dark die seen whole as one blob is still split into its pips.
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    bent = np.array([(20, 20), (30, 45), (42, 24)], np.int32)
+    cv2.polylines(frame, [bent], False, (90, 90, 90), 1)  # a line one pixel wide
+    cv2.line(frame, (60, 30), (90, 34), (90, 90, 90), 3)  # a stripe ten times as long as wide
+    corners = cv2.boxPoints(((145.0, 65.0), (30.0, 30.0), 20.0))
+    cv2.fillPoly(frame, [np.round(corners).astype(np.int32)], (40, 40, 40))  # a dark die ...
+    for x, y in ((139, 59), (151, 71)):
+        cv2.circle(frame, (x, y), 3, (230, 230, 230), -1)  # ... showing a two
+    gray = to_gray(frame)
+    split: list[tuple[int, int]] = []
+    real_split = blobs_module._split
+
+    def recording(*args: Any) -> Any:
+        split.append(cv2.boundingRect(args[2])[:2])
+        return real_split(*args)
+
+    monkeypatch.setattr(blobs_module, "_split", recording)
+    _, light = blobs_module.level_blobs(gray, 1.0, gray, frame, PARAMS)
+    assert (126, 46) in split  # the die
+    assert (20, 20) not in split and (58, 28) not in split  # the line and the stripe
+    assert {(round(b[0]), round(b[1])) for b in light} == {(139, 59), (151, 71)}
