@@ -33,6 +33,7 @@ def test_the_speed_benchmark_runs_on_a_few_frames() -> None:
     out = _run("vision_speed.py", "--frames", "2", "--repeat", "1")
     assert "synthetic 6 dice: 2 frames, median" in out
     assert "classifier stage" in out
+    assert "network crops per frame: median" in out
 
 
 def test_the_table_benchmark_runs_on_a_few_throws() -> None:
