@@ -287,7 +287,8 @@ def _ring_levels(
     ring: npt.NDArray[np.float32],
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """The median and the quartiles of each row of ``ring`` (sorted along its rows, of
-    `_RING_SAMPLES`), as `np.median` and `np.percentile` (linear) give them, from the one sort."""
+    `_RING_SAMPLES`), as `np.median` and `np.percentile` (linear) give them, from the one sort:
+    the samples are whole grey levels, so the interpolation between two of them is exact."""
     median = np.mean(ring[:, _RING_SAMPLES // 2 - 1 : _RING_SAMPLES // 2 + 1], axis=1)
     quartiles = []
     for position in (0.25 * (_RING_SAMPLES - 1), 0.75 * (_RING_SAMPLES - 1)):
