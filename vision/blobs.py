@@ -65,8 +65,7 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
     x, y, w, h = cv2.boundingRect(contour)
     if max(w, h) > params.max_aspect * 1.2 * max(min(w, h), 1):
         return None
-    perimeter = float(cv2.arcLength(contour, True))
-    area = float(cv2.contourArea(contour)) + 0.5 * perimeter + 1.0  # pixels, not polygon area
+    area, perimeter = _pixel_area(contour)
     if area < params.min_pip_area:
         return None
     fill = area / (w * h)
@@ -98,6 +97,13 @@ def _blob_of(contour: MatLike, scale: float, params: ReaderParams) -> Blob | Non
         shape,
         True,
     )
+
+
+def _pixel_area(contour: MatLike) -> tuple[float, float]:
+    """The area of the pixels a contour outlines (its polygon runs through their centres, so
+    half a pixel beyond it all round counts too) and its perimeter."""
+    perimeter = float(cv2.arcLength(contour, True))
+    return float(cv2.contourArea(contour)) + 0.5 * perimeter + 1.0, perimeter
 
 
 def region_elongation(m: dict[str, float]) -> float:
@@ -242,8 +248,7 @@ def _is_a_line(contour: MatLike, scale: float) -> bool:
     """Whether a blob (found ``scale`` times smaller) is a line rather than a patch that may
     hold pips: thinner on average (twice its pixel area over its outline) than `_THINNEST`
     full-resolution pixels, or more than `_LONGEST` times as long as wide."""
-    perimeter = float(cv2.arcLength(contour, True))
-    area = float(cv2.contourArea(contour)) + 0.5 * perimeter + 1.0
+    area, perimeter = _pixel_area(contour)
     if 2.0 * area / max(perimeter, 1.0) * scale < _THINNEST:
         return True
     m = cv2.moments(contour)
