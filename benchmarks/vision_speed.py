@@ -1,11 +1,14 @@
 """Dice reader speed: median milliseconds to read one 640×480 frame with 6 dice on one core
 (OpenCV set to one thread), and peak memory. The CPU time is shown too, as the wall time
 suffers when other processes share the machine, and so is the number of crops the classifier
-runs its network on (each about 0.75 ms on one core here), which does not. Frames come from the
+runs its network on (each about 0.75 ms on one core here), which does not. ``--fast-path``
+measures the reader with its fast path (`vision.quick`, off by default) tried first, and prints
+how many frames it read on its own. No verdict the classifier remembers
+(`vision.classify.REMEMBERED`) is kept from one read of a frame to the next. Frames come from the
 synthetic tray renderer and from the labelled photos in <repo>/../shared/datasets (each skipped
 when missing).
 
-Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R]
+Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R] [--fast-path]
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from unittest import mock
 
 import cv2
@@ -29,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 import vision.classify  # noqa: E402
 from vision import Frame, ReaderParams, read  # noqa: E402
+from vision.quick import quick_faces  # noqa: E402
 from vision.verify import verify  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
@@ -59,27 +64,48 @@ def photo_frames(count: int) -> list[Frame]:
     return frames
 
 
-def _stage_times(frames: list[Frame], params: ReaderParams) -> tuple[list[float], list[float]]:
-    """CPU milliseconds per frame of the pip stages (everything but the classifier) and of the
-    classifier stage (`vision.verify`), timed inside `vision.read` itself."""
-    spent: list[float] = []
+class Stages(NamedTuple):
+    """CPU milliseconds per frame of each stage, timed inside `vision.read` itself: the fast path
+    (`vision.quick`) on every frame, and on the frames it leaves, the pip stages (everything but
+    the fast path and the classifier) and the classifier stage (`vision.verify`)."""
 
-    def timed_verify(*args: Any, **kwargs: Any) -> Any:
-        start = time.process_time()
-        result = verify(*args, **kwargs)
-        spent.append((time.process_time() - start) * 1000.0)
-        return result
+    fast: list[float]
+    fast_read: int
+    pips: list[float]
+    verify: list[float]
 
-    pip_times, verify_times = [], []
-    with mock.patch("vision.reader.verify", timed_verify):
+
+def _stage_times(frames: list[Frame], params: ReaderParams) -> Stages:
+    spent: dict[str, Any] = {}
+
+    def timed(name: str, stage: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.process_time()
+            result = stage(*args, **kwargs)
+            spent[name] = (time.process_time() - start) * 1000.0
+            spent[name + " read"] = result is not None
+            return result
+
+        return run
+
+    stages = Stages([], 0, [], [])
+    with (
+        mock.patch("vision.reader.verify", timed("verify", verify)),
+        mock.patch("vision.reader.quick_faces", timed("fast", quick_faces)),
+    ):
         for frame in frames:
             spent.clear()
+            vision.classify._remembered.clear()
             start = time.process_time()
             read(frame, params)
             total = (time.process_time() - start) * 1000.0
-            pip_times.append(total - sum(spent))
-            verify_times.append(sum(spent))
-    return pip_times, verify_times
+            stages.fast.append(spent.get("fast", 0.0))
+            if spent.get("fast read"):
+                stages = stages._replace(fast_read=stages.fast_read + 1)
+            else:
+                stages.verify.append(spent.get("verify", 0.0))
+                stages.pips.append(total - spent.get("fast", 0.0) - spent.get("verify", 0.0))
+    return stages
 
 
 def _network_crops(frames: list[Frame], params: ReaderParams) -> list[int]:
@@ -103,9 +129,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--fast-path", action="store_true", help="try the fast path first (use_detector)"
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    params = ReaderParams()
+    params = ReaderParams(use_detector=args.fast_path)
     for name, frames in (
         ("synthetic 6 dice", synthetic_frames(args.frames)),
         ("real photos 640x480", photo_frames(args.frames)),
@@ -117,11 +146,12 @@ def main() -> int:
         times, cpu_times = [], []
         for _ in range(args.repeat):
             for frame in frames:
+                vision.classify._remembered.clear()  # no verdict kept from the repeat before
                 start, start_cpu = time.perf_counter(), time.process_time()
                 read(frame, params)
                 times.append((time.perf_counter() - start) * 1000.0)
                 cpu_times.append((time.process_time() - start_cpu) * 1000.0)
-        pip_times, verify_times = _stage_times(frames, params)
+        stages = _stage_times(frames, params)
         crops = _network_crops(frames, params)
         tracemalloc.start()
         for frame in frames[:5]:
@@ -134,10 +164,21 @@ def main() -> int:
             f"p90 {sorted(times)[int(0.9 * len(times))]:.2f} ms, "
             f"peak traced memory per read {peak / 1e6:.1f} MB"
         )
+        if params.use_detector:
+            print(
+                f"  fast path read {stages.fast_read} of {len(frames)} frames, "
+                f"taking (CPU) {statistics.median(stages.fast):.2f} ms a frame (median)"
+            )
+        if stages.pips:
+            which = (
+                f"on the {len(stages.pips)} frames it left" if params.use_detector else "of which"
+            )
+            print(
+                f"  {which} (CPU): pip stages {statistics.median(stages.pips):.2f} ms, "
+                f"classifier stage {statistics.median(stages.verify):.2f} ms"
+            )
         print(
-            f"  of which (CPU) pip stages {statistics.median(pip_times):.2f} ms, "
-            f"classifier stage {statistics.median(verify_times):.2f} ms; "
-            f"network crops per frame: median {statistics.median(crops):g}, "
+            f"  network crops per frame: median {statistics.median(crops):g}, "
             f"mean {statistics.mean(crops):.2f}"
         )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0

@@ -9,18 +9,16 @@ half of the labelled photos.
 
 from __future__ import annotations
 
-import functools
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.crops import to_blob
-from vision.errors import ReaderUnavailable
+from vision.network import load_network
 from vision.types import Frame
 
 CLASSES = 8
@@ -57,14 +55,9 @@ class Verdict:
         return 1 + int(np.argmax(self.probabilities[1:7]))
 
 
-@functools.cache
 def _network() -> cv2.dnn.Net:
     """The network, loaded once from the package's weights."""
-    try:
-        data = resources.files("vision").joinpath(MODEL).read_bytes()
-        return cv2.dnn.readNetFromONNX(np.frombuffer(data, dtype=np.uint8))
-    except (OSError, cv2.error) as error:
-        raise ReaderUnavailable(f"cannot load the die classifier {MODEL!r}: {error}") from error
+    return load_network(MODEL)
 
 
 def classify(crops: Sequence[Frame]) -> list[Verdict]:

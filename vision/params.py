@@ -182,6 +182,26 @@ class ReaderParams:
     # it is no die unless it stands out from what lies around it, however sure the classifier
     # (0: none; a face the classifier doubts must stand out all the same).
     stand_out_pips: int = 2
+    # The fast path (vision.quick), off unless ``use_detector`` (it reads too few frames alone
+    # yet to make the reader faster: see training/README.md, "The die detector"): the die
+    # detector proposes dice where its peaks are at least ``detector_least``, and the frame is
+    # read from them alone when each is a die the classifier is ``quick_sure`` sure of, and of
+    # its value (looks turned averaged in when under ``quick_certain``), centred (within
+    # ``quick_centred`` die widths); or under ``quick_no_die`` sure of a die where the detector
+    # was weaker than ``quick_strong``; and where the frame stands out from the tray no look is
+    # ``quick_doubt`` sure of a die not read; the dice are ``quick_least_width`` pixels wide or
+    # more (median: small dice touching were read one too few), and none is
+    # ``quick_width_spread`` times wider or narrower than their median.
+    use_detector: bool = False
+    detector_least: float = 0.2
+    quick_sure: float = 0.9
+    quick_centred: float = 0.15
+    quick_no_die: float = 0.02
+    quick_strong: float = 0.4
+    quick_least_width: float = 32.0
+    quick_certain: float = 0.95
+    quick_doubt: float = 0.5
+    quick_width_spread: float = 1.3
 
     def __post_init__(self) -> None:
         if self.roi is not None and len(self.roi) < 3:
@@ -198,6 +218,12 @@ class ReaderParams:
             "accept_probability",
             "one_accept_probability",
             "pip_die_probability",
+            "detector_least",
+            "quick_sure",
+            "quick_no_die",
+            "quick_strong",
+            "quick_certain",
+            "quick_doubt",
             "doubted_die_probability",
             "doubted_value_share",
         ):
@@ -217,7 +243,7 @@ class ReaderParams:
         for name in ("classifier_turns", "face_turns"):
             if getattr(self, name) < 1:
                 raise InvalidParams(f"{name} must be 1 or more, not {getattr(self, name)!r}")
-        for name in ("max_searches", "max_standouts", "stand_out_pips"):
+        for name in ("max_searches", "max_standouts", "stand_out_pips", "quick_least_width"):
             if getattr(self, name) < 0:
                 raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")
         for name in (
@@ -226,6 +252,8 @@ class ReaderParams:
             "die_width_per_blob",
             "guessed_width_narrower",
             "search_widest",
+            "quick_centred",
+            "quick_width_spread",
         ):
             value = getattr(self, name)
             if not value > 0.0:

@@ -1,11 +1,13 @@
 """The dice reader: a frame in, every die seen with its value, centre, box and confidence out.
 
-The pipeline, one stage per module: `vision.validate` (is this a frame?), `vision.pips` (pip
-candidates), `vision.faces` (pips grouped into faces by their grid), `vision.unread` (dice seen but
-not read), `vision.verify` (every die re-read, `vision.looks`, missed dice found around stray pips
-and where the frame stands out from the tray, `vision.search` and `vision.standout`, and a face
-read across two touching dice split into them, `vision.straddle`, by a small CNN:
-`vision.classify`), `vision.roi` (throwing area).
+With ``use_detector`` set, a checked frame (`vision.validate`) is read first by the fast path,
+`vision.quick` (a die detector, `vision.detect`, and the classifier alone), which reads it only
+when it is sure of every die. Every other frame goes through the pip stages, one stage per module:
+`vision.pips` (pip candidates), `vision.faces` (pips grouped into faces by their grid),
+`vision.unread` (dice seen but not read), `vision.verify` (every die re-read, `vision.looks`,
+missed dice found around stray pips and where the frame stands out from the tray, `vision.search`
+and `vision.standout`, and a face read across two touching dice split into them,
+`vision.straddle`, by a small CNN: `vision.classify`), `vision.roi` (throwing area).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.params import ReaderParams
 from vision.pips import Pip, find_pips, planes_of, to_gray
+from vision.quick import quick_faces
 from vision.roi import is_inside
 from vision.types import Box, DieReading, Frame, Reading
 from vision.unread import unread_dice
@@ -49,13 +52,19 @@ def read(
     """Read every die in ``frame`` (an H×W×3 BGR uint8 image).
 
     Raises `vision.errors.InvalidFrame` for something that is not such an image. ``debug``, when
-    given, receives intermediate images by stage name: "pips" (the pip candidates circled) and
-    "dice" (the dice read, boxed with their values).
+    given, receives intermediate images by stage name: "pips" (the pip candidates circled, when
+    the pip stages read the frame: not when the fast path, `vision.quick`, did) and "dice" (the
+    dice read, boxed with their values).
     """
     frame = check_frame(frame)
-    pips, faces, spotted = find_pip_faces(frame, params, debug)
-    if params.use_classifier:
-        faces = verify(pyramid_of(frame), pips, faces, params, spotted=spotted)
+    pyramid = pyramid_of(frame) if params.use_classifier else None
+    quick = quick_faces(pyramid, params) if pyramid and params.use_detector else None
+    if quick is not None:
+        faces = quick
+    else:
+        pips, faces, spotted = find_pip_faces(frame, params, debug)
+        if pyramid:
+            faces = verify(pyramid, pips, faces, params, spotted=spotted)
     height, width = frame.shape[:2]
     dice = [
         _die(face, width, height, params)

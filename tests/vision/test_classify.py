@@ -62,15 +62,10 @@ def test_a_crop_beside_a_die_points_to_its_centre() -> None:
 
 def test_missing_weights_are_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(classify_module, "MODEL", "no_such_weights.onnx")
-    classify_module._network.cache_clear()
     classify_module._remembered.clear()
-    try:
-        tray = render_tray([3], seed=1)
-        with pytest.raises(ReaderUnavailable, match=r"no_such_weights\.onnx"):
-            classify([die_crop(pyramid_of(tray.frame), tray.dice[0].center, 40.0)])
-    finally:
-        monkeypatch.undo()
-        classify_module._network.cache_clear()
+    tray = render_tray([3], seed=1)
+    with pytest.raises(ReaderUnavailable, match=r"no_such_weights\.onnx"):
+        classify([die_crop(pyramid_of(tray.frame), tray.dice[0].center, 40.0)])
 
 
 class _CountingNetwork:

@@ -1,0 +1,89 @@
+"""The die detector: proposals where rendered dice lie, at their widths, on frames of any size."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.detect as detect_module
+from vision.crops import pyramid_of
+from vision.detect import MULTIPLE, Proposal, detect, to_input
+from vision.errors import ReaderUnavailable
+from vision.render import render_empty_tray, render_tray
+from vision.types import Frame
+
+
+def _found(proposals: list[Proposal], center: tuple[float, float], width: float) -> bool:
+    """Whether a proposal lies within a quarter die width of ``center``, within a quarter of
+    ``width`` wide."""
+    return any(
+        math.hypot(p.x - center[0], p.y - center[1]) < 0.25 * width
+        and abs(p.width / width - 1.0) < 0.25
+        for p in proposals
+    )
+
+
+def test_every_rendered_die_is_proposed_where_it_lies_at_its_width() -> None:
+    found = total = 0
+    for seed in range(10):
+        values = [1 + (seed + k) % 6 for k in range(1 + seed % 6)]
+        tray = render_tray(values, seed=300 + seed)
+        proposals = detect(pyramid_of(tray.frame)[1], 0.1)
+        found += sum(_found(proposals, d.center, d.size_px) for d in tray.dice)
+        total += len(tray.dice)
+    assert found >= total - 1, (found, total)
+
+
+def test_proposals_are_strongest_first_and_one_a_die() -> None:
+    tray = render_tray([2, 5, 6, 1], seed=41)
+    proposals = detect(pyramid_of(tray.frame)[1], 0.05)
+    assert [p.strength for p in proposals] == sorted((p.strength for p in proposals), reverse=True)
+    for i, a in enumerate(proposals):
+        for b in proposals[i + 1 :]:
+            assert math.hypot(a.x - b.x, a.y - b.y) >= detect_module.SEPARATION * a.width
+
+
+def test_an_empty_tray_gives_no_strong_proposal() -> None:
+    for seed in range(4):
+        tray = render_empty_tray(seed=seed)
+        assert all(p.strength < 0.5 for p in detect(pyramid_of(tray.frame)[1], 0.1))
+
+
+def test_the_input_is_padded_to_the_networks_multiple_with_its_mean() -> None:
+    half = np.full((121, 161, 3), 90, np.uint8)
+    half[:60] = 200
+    blob = to_input(half)
+    assert blob.shape == (1, 3, 128, 192)
+    assert blob.shape[2] % MULTIPLE == 0 and blob.shape[3] % MULTIPLE == 0
+    assert np.all(blob[:, :, 121:, :] == 0.0) and np.all(blob[:, :, :, 161:] == 0.0)
+    assert abs(float(blob[:, :, :121, :161].mean())) < 1e-4
+
+
+def _on_canvas(frame: Frame, left: int, top: int) -> Frame:
+    """The frame on a larger canvas of its median colour, ``left`` and ``top`` pixels in."""
+    colour = [int(c) for c in np.median(frame.reshape(-1, 3), axis=0)]
+    return np.asarray(
+        cv2.copyMakeBorder(frame, top, 40, left, 56, cv2.BORDER_CONSTANT, value=colour),
+        dtype=np.uint8,
+    )
+
+
+def test_frames_of_any_size_are_read_alike() -> None:
+    for seed in (14, 16, 19):
+        tray = render_tray([3, 6, 4], seed=seed)
+        proposals = detect(pyramid_of(_on_canvas(tray.frame, 61, 37))[1], 0.3)
+        for die in tray.dice:
+            assert _found(proposals, (die.center[0] + 61, die.center[1] + 37), die.size_px)
+    large = render_tray([3, 6, 4], seed=12, size=(1280, 960))
+    proposals = detect(pyramid_of(large.frame)[1], 0.3)
+    assert all(_found(proposals, d.center, d.size_px) for d in large.dice)
+
+
+def test_missing_weights_are_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(detect_module, "MODEL", "no_detector.onnx")
+    tray = render_tray([3], seed=1)
+    with pytest.raises(ReaderUnavailable, match=r"no_detector\.onnx"):
+        detect(pyramid_of(tray.frame)[1], 0.1)

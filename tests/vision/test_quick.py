@@ -1,0 +1,258 @@
+"""The fast path: a frame read from the detector's proposals and one look of the classifier at
+each, only when every look is sure; any doubt leaves the frame to the pip stages."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+import vision.quick as quick_module
+import vision.reader as reader_module
+from vision import ReaderParams, read
+from vision.classify import Verdict
+from vision.crops import pyramid_of
+from vision.detect import Proposal
+from vision.errors import InvalidParams
+from vision.quick import quick_faces
+from vision.render import render_empty_tray, render_hand_pass, render_tray
+
+PARAMS = ReaderParams(use_detector=True)
+CLEAR = [(5, [6, 1, 2]), (15, [4, 5, 6]), (20, [3, 4, 5])]
+"""Rendered trays (seed, values) the fast path reads whole."""
+
+
+def _verdict(value: int, die: float = 0.99, sure: float = 0.98, offset: float = 0.0) -> Verdict:
+    """A look at a die: ``die`` sure of a die, ``sure`` of ``value`` (the rest: unreadable)."""
+    probabilities = [0.0] * 8
+    probabilities[0] = 1.0 - die
+    probabilities[value] = sure
+    probabilities[7] = die - sure
+    return Verdict(tuple(probabilities), (offset, 0.0))
+
+
+def _no_die(offset: float = 0.0) -> Verdict:
+    return Verdict((0.99, 0.002, 0.002, 0.002, 0.002, 0.001, 0.001, 0.0), (offset, 0.0))
+
+
+Place = tuple[int, int, float]
+"""Where the classifier looks: x, y (rounded) and the angle its crop is turned by."""
+
+
+def _faked(
+    monkeypatch: pytest.MonkeyPatch,
+    proposals: list[Proposal],
+    looks: dict[Place, Verdict],
+    standouts: Sequence[tuple[float, float]] = (),
+) -> list[Place]:
+    """The detector, the classifier and the standout stage replaced: the classifier sees what
+    ``looks`` holds where it looks, and no die anywhere else. Returns where it looked."""
+    asked: list[Place] = []
+
+    def crop(
+        pyramid: object, center: tuple[float, float], width: float, angle: float = 0.0
+    ) -> Place:
+        return (round(center[0]), round(center[1]), angle)
+
+    def classify(crops: Sequence[Place]) -> list[Verdict]:
+        asked.extend(crops)
+        return [looks.get(place, _no_die()) for place in crops]
+
+    monkeypatch.setattr(quick_module, "detect", lambda half, least: list(proposals))
+    monkeypatch.setattr(quick_module, "die_crop", crop)
+    monkeypatch.setattr(quick_module, "classify", classify)
+    monkeypatch.setattr(quick_module, "standing_out", lambda *args: list(standouts))
+    return asked
+
+
+FRAME = render_empty_tray(seed=3).frame
+TWO = [Proposal(100.0, 100.0, 50.0, 0.9), Proposal(300.0, 200.0, 50.0, 0.8)]
+SURE = {(100, 100, 0.0): _verdict(3), (300, 200, 0.0): _verdict(5)}
+
+
+def _quick(
+    monkeypatch: pytest.MonkeyPatch,
+    proposals: list[Proposal],
+    looks: dict[Place, Verdict],
+    standouts: Sequence[tuple[float, float]] = (),
+) -> list[tuple[int | None, float, float]] | None:
+    _faked(monkeypatch, proposals, looks, standouts)
+    faces = quick_faces(pyramid_of(FRAME), PARAMS)
+    return None if faces is None else [(f.value, f.x, f.y) for f in faces]
+
+
+def test_certain_looks_at_every_proposal_read_the_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _faked(monkeypatch, TWO, SURE)
+    faces = quick_faces(pyramid_of(FRAME), PARAMS)
+    assert faces is not None
+    assert [(f.value, f.x, f.y, f.width) for f in faces] == [
+        (3, 100.0, 100.0, 50.0),
+        (5, 300.0, 200.0, 50.0),
+    ]
+    assert asked == [(100, 100, 0.0), (300, 200, 0.0)]
+
+
+@pytest.mark.parametrize(
+    "doubt",
+    [
+        _verdict(5, die=0.85, sure=0.84),  # unsure of a die
+        _verdict(5, sure=0.85),  # unsure of the value
+        _verdict(5, offset=0.2),  # a die off the crop's centre
+        _verdict(7, sure=0.98),  # a die that cannot be read
+        Verdict((0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1), (0.0, 0.0)),
+    ],
+)
+def test_one_doubtful_look_leaves_the_frame_to_the_pip_stages(
+    monkeypatch: pytest.MonkeyPatch, doubt: Verdict
+) -> None:
+    looks = {**SURE, (300, 200, 0.0): doubt, (300, 200, 90.0): doubt, (310, 200, 0.0): doubt}
+    assert _quick(monkeypatch, TWO, looks) is None
+
+
+def test_a_second_look_where_the_first_places_the_die_can_make_it_sure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    looks = {**SURE, (300, 200, 0.0): _verdict(5, offset=0.3), (315, 200, 0.0): _verdict(5)}
+    assert _quick(monkeypatch, TWO, looks) == [(3, 100.0, 100.0), (5, 315.0, 200.0)]
+
+
+def test_a_value_not_certain_is_looked_at_turned_and_must_agree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    unsure = {**SURE, (300, 200, 0.0): _verdict(5, sure=0.92)}
+    assert _quick(monkeypatch, TWO, {**unsure, (300, 200, 90.0): _verdict(5, sure=0.9)}) == [
+        (3, 100.0, 100.0),
+        (5, 300.0, 200.0),
+    ]
+    assert _quick(monkeypatch, TWO, {**unsure, (300, 200, 90.0): _verdict(6)}) is None
+    assert _quick(monkeypatch, TWO, unsure) is None  # turned, no die is seen
+
+
+def test_a_weak_proposal_surely_no_die_is_dismissed_and_where_it_points_looked_at(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    weak = [*TWO, Proposal(120.0, 100.0, 50.0, 0.2)]
+    at_first = {**SURE, (120, 100, 0.0): _no_die(offset=-0.4)}
+    assert _quick(monkeypatch, weak, at_first) == [(3, 100.0, 100.0), (5, 300.0, 200.0)]
+    elsewhere = {**SURE, (120, 100, 0.0): _no_die(offset=0.8)}  # at (160, 100): nothing
+    assert _quick(monkeypatch, weak, elsewhere) == [(3, 100.0, 100.0), (5, 300.0, 200.0)]
+    missed = {**elsewhere, (160, 100, 0.0): _verdict(4)}
+    assert _quick(monkeypatch, weak, missed) == [
+        (3, 100.0, 100.0),
+        (5, 300.0, 200.0),
+        (4, 160.0, 100.0),
+    ]
+    doubted = {**elsewhere, (160, 100, 0.0): _verdict(4, die=0.6, sure=0.5)}
+    assert _quick(monkeypatch, weak, doubted) is None
+    strong = [*TWO, Proposal(500.0, 100.0, 50.0, 0.7)]
+    assert _quick(monkeypatch, strong, SURE) is None  # the detector was sure of a die there
+
+
+def test_overlapping_uneven_or_no_dice_leave_the_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    close = [TWO[0], Proposal(125.0, 100.0, 50.0, 0.8)]
+    assert _quick(monkeypatch, close, {**SURE, (125, 100, 0.0): _verdict(3)}) is None
+    uneven = [*TWO, Proposal(500.0, 300.0, 70.0, 0.8)]
+    assert _quick(monkeypatch, uneven, {**SURE, (500, 300, 0.0): _verdict(4)}) is None
+    assert _quick(monkeypatch, [], {}) is None
+
+
+def test_where_the_frame_stands_out_a_die_missed_is_read_or_the_frame_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    missed = {**SURE, (200, 300, 0.0): _verdict(2)}
+    assert _quick(monkeypatch, TWO, missed, standouts=[(200.0, 300.0)]) == [
+        (3, 100.0, 100.0),
+        (5, 300.0, 200.0),
+        (2, 200.0, 300.0),
+    ]
+    assert _quick(monkeypatch, TWO, SURE, standouts=[(200.0, 300.0)]) is not None  # no die
+    doubted = {**SURE, (200, 300, 0.0): _verdict(2, die=0.7, sure=0.6)}
+    assert _quick(monkeypatch, TWO, doubted, standouts=[(200.0, 300.0)]) is None
+
+
+@pytest.mark.parametrize(("seed", "values"), CLEAR)
+def test_a_clear_tray_is_read_without_the_pip_stages(
+    monkeypatch: pytest.MonkeyPatch, seed: int, values: list[int]
+) -> None:
+    tray = render_tray(values, seed=seed)
+
+    def no_pips(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the pip stages ran")
+
+    monkeypatch.setattr(reader_module, "find_pip_faces", no_pips)
+    reading = read(tray.frame, PARAMS)
+    assert len(reading.dice) == len(tray.dice)
+    for die in tray.dice:
+        (near,) = [d for d in reading.dice if math.dist(d.center, die.center) < 0.2 * die.size_px]
+        assert near.value == die.value
+        assert abs(near.box.w / die.size_px - 1.0) < 0.2
+
+
+def test_the_fast_path_reads_as_the_pip_stages_do() -> None:
+    read_alike = 0
+    for seed in range(40):
+        values = [1 + (seed * 7 + k) % 6 for k in range(1 + seed % 6)]
+        tray = render_tray(values, seed=900 + seed)
+        faces = quick_faces(pyramid_of(tray.frame), PARAMS)
+        if faces is None:
+            continue
+        full = read(tray.frame, replace(PARAMS, use_detector=False))
+        assert sorted(f.value or 0 for f in faces) == sorted(v or 0 for v in full.values)
+        read_alike += 1
+    assert read_alike >= 10
+
+
+def test_a_tray_with_a_die_that_cannot_be_read_goes_to_the_pip_stages() -> None:
+    unread = 0
+    for seed in range(30):
+        tray = render_tray([2, None, 5], seed=seed)
+        full = read(tray.frame, replace(PARAMS, use_detector=False))
+        if None in full.values:  # (a die drawn cocked may still show a face whole)
+            unread += 1
+            assert quick_faces(pyramid_of(tray.frame), PARAMS) is None
+            assert read(tray.frame, PARAMS).values == full.values
+    assert unread >= 2
+
+
+def test_a_hand_over_a_die_leaves_the_frame_to_the_pip_stages() -> None:
+    covered = 0
+    for seed in range(3):
+        for frame in render_hand_pass([3, 6, 2, 5], seed=seed, frames=7):
+            if any(d.is_covered for d in frame.dice):
+                covered += 1
+                assert quick_faces(pyramid_of(frame.frame), PARAMS) is None
+    assert covered >= 6
+
+
+def test_the_region_of_interest_holds_on_the_fast_path() -> None:
+    seed, values = CLEAR[0]
+    tray = render_tray(values, seed=seed)
+    left = min(tray.dice, key=lambda d: d.center[0])
+    edge = int(left.center[0] + 0.6 * left.size_px)
+    roi = ((edge, 0), (640, 0), (640, 480), (edge, 480))
+    reading = read(tray.frame, replace(PARAMS, roi=roi))
+    assert len(reading.dice) == len(values) - 1
+    assert all(d.center[0] > edge for d in reading.dice)
+
+
+def test_without_the_detector_the_fast_path_is_not_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_detector(*args: object) -> None:
+        raise AssertionError("the detector ran")
+
+    monkeypatch.setattr(quick_module, "detect", no_detector)
+    tray = render_tray(CLEAR[0][1], seed=CLEAR[0][0])
+    assert sorted(read(tray.frame).values) == [1, 2, 6]  # off unless asked for
+    assert sorted(read(tray.frame, replace(PARAMS, use_detector=False)).values) == [1, 2, 6]
+    assert len(read(tray.frame, replace(PARAMS, use_classifier=False)).dice) == 3
+
+
+@pytest.mark.parametrize(
+    "wrong", [{"quick_sure": 1.5}, {"detector_least": -0.1}, {"quick_centred": 0.0}]
+)
+def test_fast_path_params_are_checked(wrong: dict[str, float]) -> None:
+    with pytest.raises(InvalidParams, match=next(iter(wrong))):
+        ReaderParams(**wrong)  # type: ignore[arg-type]

@@ -1,0 +1,144 @@
+"""Whole trays for the die detector (vision.detect): each image halved, as the detector reads it,
+with the centre and width of every die on it (frame pixels, edge to edge).
+
+Synthetic trays come from `vision.render` at seeds far from the ones the benchmarks read; one in
+ten is crowded (touching dice, sometimes in a row), one in ten is a look-alike style preset
+(`vision.render.style_like`, up to 12 dice), one in ten may be empty, and 6 % of the dice are
+unreadable (cocked, covered): the detector is to find them too, for the reader to send to its pip
+stages. Real trays are the training half of the labelled photos (`training/split.py`); a die's
+width is the one the reader's verified face nearest its label tells (`vision.widths.true_width`),
+else the median of the photo's faces, else its label box (whose boxes cover only the pips in
+matteop65-wood). ``--held-out`` writes the other half instead, to measure on.
+
+Usage: python training/make_trays.py OUT.npz --synthetic START STOP   (~1 s a tray, 1 core)
+       python training/make_trays.py OUT.npz --real [--held-out]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from split import is_training  # noqa: E402
+from vision_accuracy import load_labels  # noqa: E402
+
+from vision.crops import pyramid_of  # noqa: E402
+from vision.params import ReaderParams  # noqa: E402
+from vision.reader import find_pip_faces  # noqa: E402
+from vision.render import PRESETS, render_tray, style_from_seed, style_like  # noqa: E402
+from vision.verify import verify  # noqa: E402
+from vision.widths import true_width  # noqa: E402
+
+DATASETS = ROOT.parent / "shared" / "datasets"
+PARAMS = ReaderParams()
+SEED = 7
+UNREADABLE_SHARE = 0.06
+FRAME = (480, 640)
+
+
+def synthetic(start: int, stop: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Trays ``start`` to ``stop`` (each its own seed), halved, with their dice."""
+    images, dice = [], []
+    for index in range(start, stop):
+        rng = np.random.default_rng([SEED, index])
+        kind = index % 10
+        tray_seed = SEED * 1_000_003 + 600_000 + index
+        style = None
+        if kind == 7:
+            touching = float(rng.uniform(0.6, 1.0))
+            in_a_row = index % 20 == 7
+            style = replace(style_from_seed(tray_seed), touching=touching, in_a_row=in_a_row)
+        elif kind == 8:
+            style = style_like(PRESETS[index % 2], tray_seed)
+        most = 12 if kind == 8 else 6
+        if kind == 7 and index % 20 == 7:
+            count = int(rng.integers(2, 5))
+        else:
+            count = int(rng.integers(0 if kind == 9 else 1, most + 1))
+        values = [
+            None if rng.random() < UNREADABLE_SHARE else int(rng.integers(1, 7))
+            for _ in range(count)
+        ]
+        tray = render_tray(values, seed=tray_seed, style=style)
+        if tray.frame.shape[:2] != FRAME:
+            continue
+        images.append(cv2.pyrDown(tray.frame))
+        dice.append(_table([(*d.center, d.size_px) for d in tray.dice]))
+        if index % 200 == 0:
+            print(index, flush=True)
+    return images, dice
+
+
+def real(held_out: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The labelled photos of one half, halved, with their dice."""
+    images, dice = [], []
+    for folder in sorted(DATASETS.iterdir()):
+        if not (folder / "labels.csv").exists():
+            continue
+        for image, labels in sorted(load_labels(folder).items()):
+            if is_training(f"{folder.name}/{image}") == held_out:
+                continue
+            photo = cv2.imread(str(folder / image))
+            if photo is None:
+                continue
+            found = find_pip_faces(photo, PARAMS)
+            faces = verify(
+                pyramid_of(photo), found.pips, found.faces, PARAMS, spotted=found.spotted
+            )
+            widths = [(f.x, f.y, true_width(f, PARAMS)) for f in faces]
+            middle = float(np.median([w for _, _, w in widths])) if widths else None
+            rows = []
+            for label in labels:
+                x, y = label.center
+                near = [w for fx, fy, w in widths if math.hypot(fx - x, fy - y) < 0.5 * w]
+                box = max(label.x_max - label.x_min, label.y_max - label.y_min)
+                rows.append((x, y, near[0] if near else (middle or box)))
+            images.append(cv2.pyrDown(photo))
+            dice.append(_table(rows))
+    print(f"{len(images)} photos", flush=True)
+    return images, dice
+
+
+def _objects(items: list[np.ndarray]) -> np.ndarray:
+    """A 1-D array holding each of ``items`` (numpy would stack arrays of one shape into one)."""
+    out = np.empty(len(items), dtype=object)
+    for index, item in enumerate(items):
+        out[index] = item
+    return out
+
+
+def _table(rows: list[tuple[float, float, float]]) -> np.ndarray:
+    return np.array(rows, dtype=np.float32).reshape(-1, 3)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--synthetic", nargs=2, type=int, metavar=("START", "STOP"))
+    parser.add_argument("--real", action="store_true")
+    parser.add_argument("--held-out", action="store_true")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    if args.real:
+        images, dice = real(args.held_out)
+    elif args.synthetic:
+        images, dice = synthetic(*args.synthetic)
+    else:
+        parser.error("give --synthetic START STOP or --real")
+    np.savez_compressed(args.out, images=_objects(images), dice=_objects(dice))
+    print(f"{len(images)} trays -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

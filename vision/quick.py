@@ -1,0 +1,226 @@
+"""The fast path: a frame read by the die detector and the die classifier alone, when both are sure.
+
+The detector (`vision.detect`) proposes where dice lie and how wide they are; the classifier
+(`vision.classify`) looks at each proposal, again where that look places the die centre when it
+is not sure, and turned when it is not certain of the value (`_looked_at`). Then it looks where
+a look that saw no die placed one and where the frame stands out from the tray away from the dice
+read (`_looked_around`): a die the detector missed. The frame is read this way only when every
+proposal is a die read surely (a die, of one value, centred in its crop: each at least
+``quick_sure``) or surely no die (under ``quick_no_die``) that the detector was weak on, every
+look around is a die read surely or under ``quick_doubt`` sure of one, and the dice are not small
+(``quick_least_width``), do not overlap and are of one width. Anything else (a die read unsurely,
+a die the detector is sure of and the classifier is not, no die at all) sends the frame to the
+pip stages and the classifier's many looks (`vision.reader`), which read every frame the fast
+path leaves and report dice seen but not read.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from vision.classify import Verdict, classify
+from vision.crops import Pyramid, die_crop
+from vision.detect import Proposal, detect
+from vision.face import Face
+from vision.params import ReaderParams
+from vision.standout import standing_out
+
+TURNS = ((90.0,), (180.0, 270.0))
+"""A die whose value is not certain (``quick_certain``) is looked at again turned by the first of
+these angles (degrees), and by the others when the looks averaged are not sure (``quick_sure``)."""
+OVERLAP = 0.6
+"""Two dice read with centres closer than this many widths of the narrower are one die."""
+
+
+def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
+    """The dice of the frame whose pyramid is ``pyramid``, as faces without pips, or ``None``
+    when the fast path is not sure of them all."""
+    if len(pyramid) < 2:
+        return None
+    proposals = detect(pyramid[1], params.detector_least)
+    if not proposals:
+        return None
+    faces: list[Face] = []
+    pointed: list[tuple[float, float]] = []
+    for proposal, verdict in _looked_at(pyramid, proposals, params):
+        if _sure(verdict, params):
+            faces.append(_face(proposal, verdict, params))
+        elif (
+            verdict.die_probability <= params.quick_no_die
+            and proposal.strength < params.quick_strong
+        ):
+            if not _centred(verdict, params):
+                moved = _moved(proposal, verdict)
+                pointed.append((moved.x, moved.y))
+        else:
+            return None
+    if not faces or statistics.median(f.width for f in faces) < params.quick_least_width:
+        return None
+    found = _looked_around(pyramid, faces, pointed, params)
+    if found is None:
+        return None
+    faces += found
+    if _overlap(faces) or _uneven(faces, params):
+        return None
+    return faces
+
+
+def _looked_at(
+    pyramid: Pyramid, proposals: list[Proposal], params: ReaderParams, *, follow: bool = False
+) -> list[tuple[Proposal, Verdict]]:
+    """Each proposal with the classifier's verdict on it: its look, or, when that is not sure
+    and sees more than no die (or, ``follow``ing, places a die off its centre), its look where
+    that one places the die centre; and when that is a die (``quick_doubt`` sure), centred, but
+    not certain of its value, the average of it and looks turned (`TURNS`), unless they see
+    different values (then the look is no longer centred)."""
+    looks = classify([die_crop(pyramid, (p.x, p.y), p.width) for p in proposals])
+    seen = list(zip(proposals, looks, strict=True))
+    again = [
+        i
+        for i, (_, v) in enumerate(seen)
+        if not _sure(v, params)
+        and (v.die_probability > params.quick_no_die or (follow and not _centred(v, params)))
+    ]
+    moved = [_moved(*seen[i]) for i in again]
+    for i, p, v in zip(again, moved, _looks(pyramid, moved, 0.0), strict=True):
+        seen[i] = (p, v)
+    every = {i: [v] for i, (_, v) in enumerate(seen)}
+    for angles, enough in ((TURNS[0], params.quick_certain), (TURNS[1], params.quick_sure)):
+        doubted = [
+            i
+            for i, (_, v) in enumerate(seen)
+            if v.die_probability >= params.quick_doubt
+            and _centred(v, params)
+            and not (_sure(v, params) and v.probabilities[v.value] >= enough)
+        ]
+        turned = [_looks(pyramid, [seen[i][0] for i in doubted], angle) for angle in angles]
+        for k, i in enumerate(doubted):
+            every[i] += [looks_at[k] for looks_at in turned]
+            seen[i] = (seen[i][0], _together(every[i]))
+    return seen
+
+
+def _looks(pyramid: Pyramid, proposals: list[Proposal], angle: float) -> list[Verdict]:
+    """The classifier's look at each proposal, turned by ``angle`` degrees."""
+    if not proposals:
+        return []
+    return classify([die_crop(pyramid, (p.x, p.y), p.width, angle) for p in proposals])
+
+
+def _together(looks: list[Verdict]) -> Verdict:
+    """Looks at one place: their probabilities averaged, at the first one's offset; a die off
+    centre (an offset of a whole die width) when they see different values."""
+    first = looks[0]
+    if any(other.value != first.value for other in looks):
+        return Verdict(first.probabilities, (1.0, 0.0))
+    probabilities = tuple(
+        sum(column) / len(looks) for column in zip(*(v.probabilities for v in looks), strict=True)
+    )
+    return Verdict(probabilities, first.offset)
+
+
+def _looked_around(
+    pyramid: Pyramid, faces: list[Face], pointed: list[tuple[float, float]], params: ReaderParams
+) -> list[Face] | None:
+    """The dice found away from the dice read: where a look that saw no die placed one
+    (``pointed``), and where the frame stands out from the tray (`vision.standout`, as the pip
+    stages' reader looks there too). A die the detector missed (one of two touching dice, a die
+    it was weak on) is read there when surely read; the frame is left when a look there sees a
+    die under ``quick_doubt`` sure of it, or, seeing a little of one, places it off its centre
+    and on no die read."""
+    width = statistics.median(f.width for f in faces)
+    found: list[Face] = []
+
+    def is_taken(x: float, y: float) -> bool:
+        return any(math.hypot(x - f.x, y - f.y) < 0.5 * f.width for f in faces + found)
+
+    read = [(f.x, f.y, f.width) for f in faces]
+    points = [p for p in pointed if not is_taken(*p)]
+    points += standing_out(pyramid, width, is_taken, params, read)
+    proposals = [Proposal(x, y, width, 0.0) for x, y in points]
+    for proposal, verdict in (
+        _looked_at(pyramid, proposals, params, follow=True) if proposals else []
+    ):
+        if is_taken(proposal.x, proposal.y):
+            continue  # followed to a die read
+        if _sure(verdict, params):
+            found.append(_face(proposal, verdict, params))
+        elif verdict.die_probability >= params.quick_doubt or (
+            verdict.die_probability > params.quick_no_die
+            and _points_past(proposal, verdict, faces + found, params)
+        ):
+            return None
+    return found
+
+
+def _sure(verdict: Verdict, params: ReaderParams) -> bool:
+    """Whether the crop surely shows a die, of one value, centred in it."""
+    return (
+        verdict.die_probability >= params.quick_sure
+        and verdict.probabilities[verdict.value] >= params.quick_sure
+        and _centred(verdict, params)
+    )
+
+
+def _centred(verdict: Verdict, params: ReaderParams) -> bool:
+    """Whether the look places the die centre (or would, if it saw one) at the crop's centre."""
+    return math.hypot(*verdict.offset) < params.quick_centred
+
+
+def _moved(proposal: Proposal, verdict: Verdict) -> Proposal:
+    """The proposal moved to where the classifier's look at it places the die centre."""
+    return Proposal(
+        proposal.x + verdict.offset[0] * proposal.width,
+        proposal.y + verdict.offset[1] * proposal.width,
+        proposal.width,
+        proposal.strength,
+    )
+
+
+def _face(proposal: Proposal, verdict: Verdict, params: ReaderParams) -> Face:
+    """A die read by the fast path as a face: its grid square to the frame (the classifier tells
+    no angle), spaced so that the die is ``proposal.width`` wide."""
+    step = proposal.width / params.die_width_per_spacing
+    sureness = min(verdict.die_probability, verdict.probabilities[verdict.value])
+    centre = _moved(proposal, verdict)
+    return Face(
+        centre.x,
+        centre.y,
+        (step, 0.0),
+        (0.0, step),
+        (),
+        verdict.value,
+        proposal.width,
+        sureness,
+    )
+
+
+def _points_past(
+    proposal: Proposal, verdict: Verdict, faces: list[Face], params: ReaderParams
+) -> bool:
+    """Whether a look that saw no die places one off its centre, and on no die read: a die's edge
+    seen, whose die the detector did not propose."""
+    if _centred(verdict, params):
+        return False
+    place = _moved(proposal, verdict)
+    return not any(math.hypot(place.x - f.x, place.y - f.y) < 0.5 * f.width for f in faces)
+
+
+def _overlap(faces: list[Face]) -> bool:
+    """Whether two of the dice read lie too close to be two dice: closer than `OVERLAP` of the
+    narrower one's width, or one's centre on the other (half the wider one's width)."""
+    return any(
+        math.hypot(a.x - b.x, a.y - b.y)
+        < max(OVERLAP * min(a.width, b.width), 0.5 * max(a.width, b.width))
+        for i, a in enumerate(faces)
+        for b in faces[i + 1 :]
+    )
+
+
+def _uneven(faces: list[Face], params: ReaderParams) -> bool:
+    """Whether a die read is more than ``quick_width_spread`` times wider or narrower than the
+    median of them (dice in one tray are one size: a die's pip or two dice read as one die)."""
+    middle = statistics.median(f.width for f in faces)
+    spread = params.quick_width_spread
+    return any(not middle / spread <= f.width <= middle * spread for f in faces)
