@@ -37,7 +37,7 @@ def test_every_rendered_die_is_proposed_where_it_lies_at_its_width() -> None:
     assert found >= total - 1, (found, total)
 
 
-def test_proposals_are_strongest_first_and_one_a_die() -> None:
+def test_proposals_come_strongest_first_and_one_per_die() -> None:
     tray = render_tray([2, 5, 6, 1], seed=41)
     proposals = detect(pyramid_of(tray.frame)[1], 0.05)
     assert [p.strength for p in proposals] == sorted((p.strength for p in proposals), reverse=True)

@@ -1,5 +1,5 @@
-"""The fast path: a frame read from the detector's proposals and one look of the classifier at
-each, only when every look is sure; any doubt leaves the frame to the pip stages."""
+"""The fast path: a frame read from the detector's proposals and the classifier's looks at them
+and around them, only when every look is sure; any doubt leaves the frame to the pip stages."""
 
 from __future__ import annotations
 
