@@ -23,7 +23,9 @@ from vision.types import Frame
 
 MODEL = "dice_det.onnx"
 STRIDE = 8
-"""Frame pixels per output cell (4 pixels of the halved frame)."""
+"""Frame pixels per output cell."""
+CELL = STRIDE // 2
+"""Pixels of the halved frame per output cell."""
 MULTIPLE = 32
 """The halved frame is padded to a multiple of this many pixels each way (its coarsest scale)."""
 WIDTH_UNIT = 32.0
@@ -50,7 +52,7 @@ def detect(half: Frame, least: float) -> list[Proposal]:
     net = load_network(MODEL)
     net.setInput(to_input(half))
     output = np.asarray(net.forward(), dtype=np.float64)[0]
-    rows, columns = -(-half.shape[0] // 4), -(-half.shape[1] // 4)
+    rows, columns = -(-half.shape[0] // CELL), -(-half.shape[1] // CELL)
     return _separate(_peaks(output[:, :rows, :columns], least))
 
 

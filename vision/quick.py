@@ -74,8 +74,7 @@ def _looked_at(
     that one places the die centre; and when that is a die (``quick_doubt`` sure), centred, but
     not certain of its value, the average of it and looks turned (`TURNS`), unless they see
     different values (then the look is no longer centred)."""
-    looks = classify([die_crop(pyramid, (p.x, p.y), p.width) for p in proposals])
-    seen = list(zip(proposals, looks, strict=True))
+    seen = list(zip(proposals, _looks(pyramid, proposals, 0.0), strict=True))
     again = [
         i
         for i, (_, v) in enumerate(seen)
@@ -133,16 +132,14 @@ def _looked_around(
     found: list[Face] = []
 
     def is_taken(x: float, y: float) -> bool:
-        return any(math.hypot(x - f.x, y - f.y) < 0.5 * f.width for f in faces + found)
+        return _on_a_die(x, y, faces + found)
 
     read = [(f.x, f.y, f.width) for f in faces]
     points = [p for p in pointed if not is_taken(*p)]
     points += standing_out(pyramid, width, is_taken, params, read)
     proposals = [Proposal(x, y, width, 0.0) for x, y in points]
-    for proposal, verdict in (
-        _looked_at(pyramid, proposals, params, follow=True) if proposals else []
-    ):
-        if is_taken(proposal.x, proposal.y):
+    for proposal, verdict in _looked_at(pyramid, proposals, params, follow=True):
+        if _on_a_die(proposal.x, proposal.y, faces + found):
             continue  # followed to a die read
         if _sure(verdict, params):
             found.append(_face(proposal, verdict, params))
@@ -204,7 +201,12 @@ def _points_past(
     if _centred(verdict, params):
         return False
     place = _moved(proposal, verdict)
-    return not any(math.hypot(place.x - f.x, place.y - f.y) < 0.5 * f.width for f in faces)
+    return not _on_a_die(place.x, place.y, faces)
+
+
+def _on_a_die(x: float, y: float, faces: list[Face]) -> bool:
+    """Whether (x, y) lies on one of ``faces``' dice (within half its width of its centre)."""
+    return any(math.hypot(x - f.x, y - f.y) < 0.5 * f.width for f in faces)
 
 
 def _overlap(faces: list[Face]) -> bool:
