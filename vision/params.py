@@ -189,14 +189,16 @@ class ReaderParams:
     # its value (looks turned averaged in when under ``quick_certain``), centred (within
     # ``quick_centred`` die widths); or under ``quick_no_die`` sure of a die where the detector
     # was weaker than ``quick_strong``; and where the frame stands out from the tray no look is
-    # ``quick_doubt`` sure of a die not read; the dice are ``quick_least_width`` pixels wide or
+    # ``quick_doubt`` sure of a die not read, nor, followed once, glimpses one (``quick_faint``
+    # sure) off its centre and on no die read; the dice are ``quick_least_width`` pixels wide or
     # more (median: small dice touching were read one too few), and none is
     # ``quick_width_spread`` times wider or narrower than their median.
     use_detector: bool = False
     detector_least: float = 0.2
-    quick_sure: float = 0.9
+    quick_sure: float = 0.85
     quick_centred: float = 0.15
     quick_no_die: float = 0.02
+    quick_faint: float = 0.05
     quick_strong: float = 0.4
     quick_least_width: float = 32.0
     quick_certain: float = 0.95
@@ -221,6 +223,7 @@ class ReaderParams:
             "detector_least",
             "quick_sure",
             "quick_no_die",
+            "quick_faint",
             "quick_strong",
             "quick_certain",
             "quick_doubt",

@@ -126,8 +126,11 @@ def _looked_around(
     (``pointed``), and where the frame stands out from the tray (`vision.standout`, as the pip
     stages' reader looks there too). A die the detector missed (one of two touching dice, a die
     it was weak on) is read there when surely read; the frame is left when a look there sees a
-    die under ``quick_doubt`` sure of it, or, seeing a little of one, places it off its centre
-    and on no die read."""
+    die under ``quick_doubt`` sure of it. A look that glimpses a die (more than ``quick_no_die``
+    sure of one) and places it off its centre and on no die read is followed there once more; the
+    frame is left when that look too glimpses one (more than ``quick_faint`` sure) elsewhere.
+    (Most glimpses are of the tray's walls and corners; the dice among them are seen surely at
+    the second place, as a die in a cluster of touching dice the detector took for fewer.)"""
     width = statistics.median(f.width for f in faces)
     found: list[Face] = []
 
@@ -138,17 +141,23 @@ def _looked_around(
     points = [p for p in pointed if not is_taken(*p)]
     points += standing_out(pyramid, width, is_taken, params, read)
     proposals = [Proposal(x, y, width, 0.0) for x, y in points]
-    for proposal, verdict in _looked_at(pyramid, proposals, params, follow=True):
-        if _on_a_die(proposal.x, proposal.y, faces + found):
-            continue  # followed to a die read
-        if _sure(verdict, params):
-            found.append(_face(proposal, verdict, params))
-        elif verdict.die_probability >= params.quick_doubt or (
-            verdict.die_probability > params.quick_no_die
-            and _points_past(proposal, verdict, faces + found, params)
-        ):
-            return None
-    return found
+    for faint in (params.quick_no_die, params.quick_faint):
+        glimpsed = []
+        for proposal, verdict in _looked_at(pyramid, proposals, params, follow=True):
+            if _on_a_die(proposal.x, proposal.y, faces + found):
+                continue  # followed to a die read
+            if _sure(verdict, params):
+                found.append(_face(proposal, verdict, params))
+            elif verdict.die_probability >= params.quick_doubt:
+                return None
+            elif verdict.die_probability > faint and _points_past(
+                proposal, verdict, faces + found, params
+            ):
+                glimpsed.append(_moved(proposal, verdict))
+        if not glimpsed:
+            return found
+        proposals = glimpsed
+    return None
 
 
 def _sure(verdict: Verdict, params: ReaderParams) -> bool:

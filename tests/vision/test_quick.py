@@ -97,8 +97,8 @@ def test_certain_looks_at_every_proposal_read_the_frame(monkeypatch: pytest.Monk
 @pytest.mark.parametrize(
     "doubt",
     [
-        _verdict(5, die=0.85, sure=0.84),  # unsure of a die
-        _verdict(5, sure=0.85),  # unsure of the value
+        _verdict(5, die=0.8, sure=0.79),  # unsure of a die
+        _verdict(5, sure=0.8),  # unsure of the value
         _verdict(5, offset=0.2),  # a die off the crop's centre
         _verdict(7, sure=0.98),  # a die that cannot be read
         Verdict((0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1), (0.0, 0.0)),
@@ -174,6 +174,36 @@ def test_where_the_frame_stands_out_a_die_missed_is_read_or_the_frame_left(
     assert _quick(monkeypatch, TWO, doubted, standouts=[(200.0, 300.0)]) is None
 
 
+def _glimpse(die: float) -> Verdict:
+    """A look that sees a little of a die, ``die`` sure of it, 0.3 die widths below its centre."""
+    return Verdict((1.0 - die, die, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0), (0.0, 0.3))
+
+
+def test_a_die_glimpsed_where_the_frame_stands_out_is_followed_until_seen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A look around that glimpses a die off its centre is followed (twice at most: the second
+    look may glimpse it again, as at a die among touching dice the detector took for fewer);
+    the die is read where it is seen surely, and the frame is left when it never is."""
+    followed = {**SURE, (200, 300, 0.0): _glimpse(0.04), (200, 315, 0.0): _glimpse(0.04)}
+    missed = {**followed, (200, 330, 0.0): _verdict(2)}
+    assert _quick(monkeypatch, TWO, missed, standouts=[(200.0, 300.0)]) == [
+        (3, 100.0, 100.0),
+        (5, 300.0, 200.0),
+        (2, 200.0, 330.0),
+    ]
+    # Glimpsed at the last place too: surely more than a wall's shadow.
+    still = {**followed, (200, 330, 0.0): _glimpse(0.2), (200, 345, 0.0): _glimpse(0.2)}
+    assert _quick(monkeypatch, TWO, still, standouts=[(200.0, 300.0)]) is None
+    # Nothing there, or a glimpse fainter than quick_faint: a corner of the tray, read past.
+    assert _quick(monkeypatch, TWO, followed, standouts=[(200.0, 300.0)]) is not None
+    faint = {**followed, (200, 330, 0.0): _glimpse(0.04), (200, 345, 0.0): _glimpse(0.04)}
+    assert _quick(monkeypatch, TWO, faint, standouts=[(200.0, 300.0)]) is not None
+    fainter = replace(PARAMS, quick_faint=0.03)
+    _faked(monkeypatch, TWO, faint, [(200.0, 300.0)])
+    assert quick_faces(pyramid_of(FRAME), fainter) is None
+
+
 @pytest.mark.parametrize(("seed", "values"), CLEAR)
 def test_a_clear_tray_is_read_without_the_pip_stages(
     monkeypatch: pytest.MonkeyPatch, seed: int, values: list[int]
@@ -218,14 +248,22 @@ def test_a_tray_with_a_die_that_cannot_be_read_goes_to_the_pip_stages() -> None:
     assert unread >= 2
 
 
-def test_a_hand_over_a_die_leaves_the_frame_to_the_pip_stages() -> None:
-    covered = 0
-    for seed in range(3):
+def test_a_hand_over_the_dice_leaves_the_frame_to_the_pip_stages_or_reads_as_they_do() -> None:
+    """Under a hand the fast path reads only the dice the pip stages read (those in full view:
+    a hand that hides a die whole hides it from both), and leaves most frames to them."""
+    covered = left = 0
+    for seed in range(6):
         for frame in render_hand_pass([3, 6, 2, 5], seed=seed, frames=7):
             if any(d.is_covered for d in frame.dice):
                 covered += 1
-                assert quick_faces(pyramid_of(frame.frame), PARAMS) is None
-    assert covered >= 6
+                faces = quick_faces(pyramid_of(frame.frame), PARAMS)
+                if faces is None:
+                    left += 1
+                    continue
+                full = read(frame.frame, replace(PARAMS, use_detector=False))
+                assert sorted((f.value for f in faces), key=str) == sorted(full.values, key=str)
+    assert covered >= 30
+    assert left >= covered // 2
 
 
 def test_the_region_of_interest_holds_on_the_fast_path() -> None:
@@ -251,7 +289,8 @@ def test_without_the_detector_the_fast_path_is_not_tried(monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize(
-    "wrong", [{"quick_sure": 1.5}, {"detector_least": -0.1}, {"quick_centred": 0.0}]
+    "wrong",
+    [{"quick_sure": 1.5}, {"quick_faint": -0.1}, {"detector_least": -0.1}, {"quick_centred": 0.0}],
 )
 def test_fast_path_params_are_checked(wrong: dict[str, float]) -> None:
     with pytest.raises(InvalidParams, match=next(iter(wrong))):
