@@ -2,7 +2,7 @@
 throws once `vision.render` exists): dice recall, dice precision and throw accuracy per dataset.
 
 Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--in-a-row N]
-                                           [--failures] [--scale F] [--fast-path]
+                                           [--failures] [--scale F] [--no-fast-path]
 
 ``--scale`` reads each photo resized by F (its labels too): the same trays as a camera with more
 pixels, or nearer, or farther, would see them. The reader is to handle dice from about 20 px to
@@ -10,8 +10,8 @@ pixels, or nearer, or farther, would see them. The reader is to handle dice from
 reads N more synthetic throws whose 2-4 dice lie edge to edge in one row, square to each other:
 touching dice at their hardest. Each synthetic set also tells which dice colour schemes have the
 most dice not read right (missed, misread or unread), to show where the reader is weakest.
-``--fast-path`` measures the reader with its fast path (`vision.quick`, off by default) tried
-first.
+``--no-fast-path`` measures the reader without its fast path (`vision.quick`, tried first by
+default): the pip stages and the classifier read every frame.
 """
 
 from __future__ import annotations
@@ -172,15 +172,15 @@ def main() -> int:
         "--scale", type=float, default=1.0, help="read each photo resized by this factor"
     )
     parser.add_argument(
-        "--fast-path", action="store_true", help="try the fast path first (use_detector)"
+        "--no-fast-path", action="store_true", help="the pip stages read every frame"
     )
     args = parser.parse_args()
     if not 0.1 <= args.scale <= 8.0:
         parser.error(f"--scale must be between 0.1 and 8, not {args.scale}")
     cv2.setNumThreads(1)
-    params = ReaderParams(use_detector=args.fast_path)
-    if args.fast_path:
-        print("the fast path (vision.quick) reads each frame first")
+    params = ReaderParams(use_detector=not args.no_fast_path)
+    if args.no_fast_path:
+        print("without the fast path: the pip stages read every frame")
     if not DATASETS.is_dir():
         print(f"skipped real photos: {DATASETS} is missing")
     else:

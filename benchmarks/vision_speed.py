@@ -1,14 +1,15 @@
 """Dice reader speed: median milliseconds to read one 640×480 frame with 6 dice on one core
 (OpenCV set to one thread), and peak memory. The CPU time is shown too, as the wall time
 suffers when other processes share the machine, and so is the number of crops the classifier
-runs its network on (each about 0.75 ms on one core here), which does not. ``--fast-path``
-measures the reader with its fast path (`vision.quick`, off by default) tried first, and prints
-how many frames it read on its own. No verdict the classifier remembers
-(`vision.classify.REMEMBERED`) is kept from one read of a frame to the next. Frames come from the
+runs its network on (each about 0.75 ms on one core here), which does not. The reader tries its
+fast path (`vision.quick`) first, and the figures say how many frames it read on its own;
+``--no-fast-path`` measures the pip stages and the classifier reading every frame. No verdict
+the classifier remembers (`vision.classify.REMEMBERED`) is kept from one read of a frame to the
+next. Frames come from the
 synthetic tray renderer and from the labelled photos in <repo>/../shared/datasets (each skipped
 when missing).
 
-Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R] [--fast-path]
+Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R] [--no-fast-path]
 """
 
 from __future__ import annotations
@@ -130,11 +131,11 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
-        "--fast-path", action="store_true", help="try the fast path first (use_detector)"
+        "--no-fast-path", action="store_true", help="the pip stages read every frame"
     )
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    params = ReaderParams(use_detector=args.fast_path)
+    params = ReaderParams(use_detector=not args.no_fast_path)
     for name, frames in (
         ("synthetic 6 dice", synthetic_frames(args.frames)),
         ("real photos 640x480", photo_frames(args.frames)),

@@ -182,18 +182,18 @@ class ReaderParams:
     # it is no die unless it stands out from what lies around it, however sure the classifier
     # (0: none; a face the classifier doubts must stand out all the same).
     stand_out_pips: int = 2
-    # The fast path (vision.quick), off unless ``use_detector`` (it reads too few frames alone
-    # yet to make the reader faster: see training/README.md, "The die detector"): the die
-    # detector proposes dice where its peaks are at least ``detector_least``, and the frame is
-    # read from them alone when each is a die the classifier is ``quick_sure`` sure of, and of
-    # its value (looks turned averaged in when under ``quick_certain``), centred (within
+    # The fast path (vision.quick), tried first unless ``use_detector`` is off (it reads most
+    # frames in about a third of the pip stages' time: training/README.md, "The die detector"):
+    # the die detector proposes dice where its peaks are at least ``detector_least``, and the
+    # frame is read from them alone when each is a die the classifier is ``quick_sure`` sure of,
+    # and of its value (looks turned averaged in when under ``quick_certain``), centred (within
     # ``quick_centred`` die widths); or under ``quick_no_die`` sure of a die where the detector
     # was weaker than ``quick_strong``; and where the frame stands out from the tray no look is
     # ``quick_doubt`` sure of a die not read, nor, followed once, glimpses one (``quick_faint``
     # sure) off its centre and on no die read; the dice are ``quick_least_width`` pixels wide or
     # more (median: small dice touching were read one too few), and none is
     # ``quick_width_spread`` times wider or narrower than their median.
-    use_detector: bool = False
+    use_detector: bool = True
     detector_least: float = 0.2
     quick_sure: float = 0.85
     quick_centred: float = 0.15

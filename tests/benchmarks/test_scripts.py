@@ -34,9 +34,9 @@ def test_the_speed_benchmark_runs_on_a_few_frames() -> None:
     assert "synthetic 6 dice: 2 frames, median" in out
     assert "classifier stage" in out
     assert "network crops per frame: median" in out
-    assert "fast path read" not in out
-    out = _run("vision_speed.py", "--frames", "2", "--repeat", "1", "--fast-path")
     assert "fast path read" in out
+    out = _run("vision_speed.py", "--frames", "2", "--repeat", "1", "--no-fast-path")
+    assert "fast path read" not in out
 
 
 def test_the_table_benchmark_runs_on_a_few_throws() -> None:
@@ -54,9 +54,9 @@ def test_the_accuracy_benchmark_reads_resized_photos() -> None:
     assert "matteop65-wood at scale 0.8 held out from training: images" in out
 
 
-def test_the_accuracy_benchmark_reads_with_the_fast_path_when_asked() -> None:
-    out = _run("vision_accuracy.py", "--dataset", "synthetic", "--synthetic", "2", "--fast-path")
-    assert "the fast path (vision.quick) reads each frame first" in out
+def test_the_accuracy_benchmark_reads_without_the_fast_path_when_asked() -> None:
+    out = _run("vision_accuracy.py", "--dataset", "synthetic", "--synthetic", "2", "--no-fast-path")
+    assert "without the fast path: the pip stages read every frame" in out
     assert "synthetic (2 throws): dice" in out
 
 

@@ -38,7 +38,9 @@ def test_json_prints_one_line_per_image_with_every_die(
     assert [d["value"] for d in two["dice"]] == [6]
     die = two["dice"][0]
     assert set(die) == {"value", "x", "y", "w", "h", "confidence"}
-    assert abs(die["x"] - 320) < 5 and abs(die["y"] - 240) < 5
+    # The fast path places a die's centre from the classifier's look, within a tenth of its
+    # width (the pip stages, from its pips, within a pixel or two).
+    assert abs(die["x"] - 320) < 8 and abs(die["y"] - 240) < 8  # 80 px wide
     assert die["w"] > 40 and die["h"] > 40
     assert 0 < die["confidence"] <= 1
 

@@ -17,7 +17,7 @@ from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
 
-PARAMS = ReaderParams()
+PARAMS = ReaderParams(use_detector=False)
 
 STAGE: tuple[ModuleType, ...] = (verify_module, blob_dice, looks, search, standout)
 """The modules of the classifier stage: ``verify`` cuts crops and calls the classifier through

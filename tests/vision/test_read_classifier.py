@@ -26,6 +26,6 @@ def _score(params: ReaderParams) -> Score:
 
 def test_the_classifier_reads_dice_the_pip_stages_miss() -> None:
     alone = _score(ReaderParams(use_classifier=False))
-    both = _score(ReaderParams())
+    both = _score(ReaderParams(use_detector=False))
     assert both.correct >= alone.correct + 4, (alone, both)
     assert both.precision >= alone.precision - 0.02, (alone, both)

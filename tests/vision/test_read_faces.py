@@ -24,11 +24,13 @@ from vision.faces import find_faces
 from vision.pips import Pip, _colour_changes, find_pips, planes_of, to_gray
 from vision.render import render_tray, style_from_seed
 
-PARAMS = ReaderParams()
+PARAMS = ReaderParams(use_detector=False)
+"""The pip stages and the classifier, as these tests are about them (the fast path tried first
+is tests/vision/test_quick.py's)."""
 
 
 def values_at(frame: np.ndarray, params: ReaderParams | None = None) -> list[int | None]:
-    reading = read(frame, params or ReaderParams())
+    reading = read(frame, params or PARAMS)
     return sorted(reading.values, key=lambda v: -1 if v is None else v)
 
 
@@ -36,7 +38,7 @@ def values_at(frame: np.ndarray, params: ReaderParams | None = None) -> list[int
 @pytest.mark.parametrize("value", range(1, 7))
 def test_every_face_of_every_colour_scheme_is_read(scheme: str, value: int) -> None:
     frame = draw([DrawnDie(320, 240, 70, value, 20.0, scheme)])
-    reading = read(frame)
+    reading = read(frame, PARAMS)
     assert reading.values == (value,)
     die = reading.dice[0]
     assert abs(die.center[0] - 320) < 5 and abs(die.center[1] - 240) < 5
@@ -64,7 +66,7 @@ def test_any_rotation_and_size_is_read(
     value: int, angle: float, width: float, scheme: str, seed: int
 ) -> None:
     frame = draw([DrawnDie(320, 240, width, value, angle, scheme)], seed=seed)
-    assert read(frame).values == (value,)
+    assert read(frame, PARAMS).values == (value,)
 
 
 @pytest.mark.parametrize(
@@ -129,7 +131,7 @@ def test_two_touching_twos_in_a_rendered_tray_are_two_dice() -> None:
     # Synthetic seeds 9891 and 5043 of the accuracy benchmark: red twos 106 px wide and ivory
     # twos 26 px wide, side by side, were read as one two between them.
     for values, seed in (([1, 1, 2, 2, 2, 3], 9891), ([1, 2, 2, 2, 4, 6], 5043)):
-        assert sorted(read(render_tray(values, seed=seed).frame).values) == sorted(values)
+        assert sorted(read(render_tray(values, seed=seed).frame, PARAMS).values) == sorted(values)
 
 
 def test_a_one_beside_a_three_in_a_row_is_read() -> None:
@@ -138,7 +140,7 @@ def test_a_one_beside_a_three_in_a_row_is_read() -> None:
     # them; the one was left out.
     style = replace(style_from_seed(100_231), in_a_row=True)
     tray = render_tray([3, 1], seed=100_231, style=style)
-    assert sorted(read(tray.frame).values) == [1, 3]
+    assert sorted(read(tray.frame, PARAMS).values) == [1, 3]
 
 
 def test_a_five_in_a_row_that_the_classifier_cannot_read_keeps_its_count() -> None:
@@ -148,7 +150,7 @@ def test_a_five_in_a_row_that_the_classifier_cannot_read_keeps_its_count() -> No
     # neighbours' pips; no other count was likelier to it than 5.
     style = replace(style_from_seed(100_026), in_a_row=True)
     tray = render_tray([5, 6, 5, 4], seed=100_026, style=style)
-    assert sorted(read(tray.frame).values) == [4, 5, 5, 6]
+    assert sorted(read(tray.frame, PARAMS).values) == [4, 5, 5, 6]
 
 
 def test_a_mixed_tray_is_read() -> None:
@@ -167,20 +169,20 @@ def test_a_mixed_tray_is_read() -> None:
 def test_the_region_of_interest_ignores_dice_set_aside() -> None:
     frame = draw([DrawnDie(150, 240, 60, 5, 0.0), DrawnDie(500, 240, 60, 2, 0.0)])
     left_half = ((0, 0), (320, 0), (320, 480), (0, 480))
-    assert read(frame, ReaderParams(roi=left_half)).values == (5,)
-    assert sorted(read(frame).values, key=str) == [2, 5]
+    assert read(frame, replace(PARAMS, roi=left_half)).values == (5,)
+    assert sorted(read(frame, PARAMS).values, key=str) == [2, 5]
 
 
 def test_the_reading_is_in_reading_order() -> None:
     frame = draw([DrawnDie(500, 400, 60, 2), DrawnDie(100, 100, 60, 4), DrawnDie(400, 100, 60, 6)])
-    centres = [d.center for d in read(frame).dice]
+    centres = [d.center for d in read(frame, PARAMS).dice]
     assert centres == sorted(centres, key=lambda c: (c[1], c[0]))
 
 
 def test_the_debug_callback_receives_intermediate_images() -> None:
     seen: dict[str, tuple[int, ...]] = {}
     frame = draw([DrawnDie(320, 240, 70, 3)])
-    read(frame, debug=lambda name, image: seen.__setitem__(name, image.shape))
+    read(frame, PARAMS, debug=lambda name, image: seen.__setitem__(name, image.shape))
     assert set(seen) == {"pips", "dice"}
     assert all(shape == frame.shape for shape in seen.values())
 
@@ -199,8 +201,8 @@ def test_a_die_whose_pips_fit_no_face_is_seen_but_unread() -> None:
 
 def test_pips_with_the_grey_level_of_their_face_are_found_by_colour() -> None:
     frame = draw([DrawnDie(320, 240, 70, 5, 15.0, "blue-red")])
-    assert read(frame).values == (5,)
-    assert read(frame, ReaderParams(planes=1)).values != (5,)
+    assert read(frame, PARAMS).values == (5,)
+    assert read(frame, replace(PARAMS, planes=1)).values != (5,)
 
 
 def test_the_red_channel_is_looked_at_only_where_colour_tells_more_than_grey() -> None:
@@ -217,7 +219,7 @@ def test_the_red_channel_is_looked_at_only_where_colour_tells_more_than_grey() -
     assert changed(320, 100) == 0  # the tray
     assert changed(200, 240) == 0  # the white die
     assert changed(440, 240) > 0
-    assert read(frame).values == (5, 5)
+    assert read(frame, PARAMS).values == (5, 5)
 
 
 @pytest.mark.parametrize("value", range(1, 6))
@@ -225,13 +227,13 @@ def test_a_die_whose_pips_alone_are_coloured_is_read_in_a_grey_frame(value: int)
     # Its red pips have the grey level of its slate face, and they are all the colour in the
     # frame (a few ten-thousandths of it): the red channel is looked at all the same.
     frame = draw([DrawnDie(320, 240, 40, value, 15.0, "slate-red")])
-    assert read(frame).values == (value,)
+    assert read(frame, PARAMS).values == (value,)
 
 
 @pytest.mark.parametrize("value", range(1, 7))
 def test_glare_on_glossy_pips_does_not_hide_them(value: int) -> None:
     frame = draw([DrawnDie(320, 240, 90, value, 20.0, "white", glare=True)])
-    assert read(frame).values == (value,)
+    assert read(frame, PARAMS).values == (value,)
 
 
 @pytest.mark.parametrize("value", range(2, 7))
@@ -309,7 +311,7 @@ def test_a_one_whose_pip_holds_a_glare_spot_is_read() -> None:
     # grey one 63 px wide on light trays, whose red pips each hold a glare spot, were taken for
     # whole dice seen as one blob holding a pip, and missed.
     for seed in (4571, 6248):
-        assert read(render_tray([1], seed=seed).frame).values == (1,)
+        assert read(render_tray([1], seed=seed).frame, PARAMS).values == (1,)
 
 
 def test_a_one_whose_glossy_pip_is_large_is_looked_at_as_wide_as_the_other_dice() -> None:
@@ -317,7 +319,7 @@ def test_a_one_whose_glossy_pip_is_large_is_looked_at_as_wide_as_the_other_dice(
     # its dark pip 33 px across holding a glare spot, was looked at only 4.5 pips wide (150 px),
     # where the classifier saw no die; at the other dice's width (113 px) it reads a one.
     values = [1, 2, 3, 4, 5, 5]
-    assert sorted(read(render_tray([2, 4, 5, 5, 3, 1], seed=782).frame).values) == values
+    assert sorted(read(render_tray([2, 4, 5, 5, 3, 1], seed=782).frame, PARAMS).values) == values
 
 
 def test_a_die_alone_beside_two_screw_heads_read_as_a_face_is_read_at_its_own_width() -> None:
@@ -325,7 +327,7 @@ def test_a_die_alone_beside_two_screw_heads_read_as_a_face_is_read_at_its_own_wi
     # heads on the tray's rim fitted as a two 63 px wide. Both were looked at the median width
     # (44 px) and rejected, and the search looked for dice 60 px wide: with no die read, each
     # face is looked at its own width again.
-    assert read(render_tray([2], seed=5086).frame).values == (2,)
+    assert read(render_tray([2], seed=5086).frame, PARAMS).values == (2,)
 
 
 def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
@@ -333,7 +335,7 @@ def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
     # blue six 26 px wide, each alone on a light tray, each run together with its shadow into
     # one dark blob holding its light pips; the pips were dropped as the blob's glare.
     for value, seed in ((5, 4255), (6, 7236)):
-        assert read(render_tray([value], seed=seed).frame).values == (value,)
+        assert read(render_tray([value], seed=seed).frame, PARAMS).values == (value,)
 
 
 @pytest.mark.parametrize("scheme", ["black", "white", "blue-red"])
@@ -344,54 +346,72 @@ def test_a_one_on_a_die_150_px_wide_is_read(scheme: str, width: int) -> None:
     # was missed (synthetic seeds 8193 and 9480: black ones 164 and 139 px wide, red pips).
     frame = draw([DrawnDie(300, 230, width, 1, 20.0, scheme, pip_scale=1.6)])
     assert read(frame, ReaderParams(use_classifier=False)).values == (1,)
-    assert read(frame).values == (1,)
+    assert read(frame, PARAMS).values == (1,)
 
 
 def test_two_ones_lying_side_by_side_are_not_read_as_a_two() -> None:
     # Synthetic seed 1707 of the accuracy benchmark: two black ones with red pips, 23 px wide,
     # side by side among a one, a five and a six; their pips fitted a two 39 px wide, which
     # the classifier read surely. Seed 970: a two alone stays a two.
-    assert sorted(read(render_tray([1, 6, 1, 1, 5], seed=1707).frame).values) == [1, 1, 1, 5, 6]
-    assert read(render_tray([2], seed=970).frame).values == (2,)
+    assert sorted(read(render_tray([1, 6, 1, 1, 5], seed=1707).frame, PARAMS).values) == [
+        1,
+        1,
+        1,
+        5,
+        6,
+    ]
+    assert read(render_tray([2], seed=970).frame, PARAMS).values == (2,)
 
 
 def test_a_one_far_narrower_than_the_dice_read_is_looked_at_as_narrow_as_its_pip_tells() -> None:
     # Synthetic seeds 7496 and 9002 of the accuracy benchmark: a black one 27 px wide beside
     # dice read 21 and 38 px wide, looked for at 38 px, and a swirled blue one 105 px wide among
     # dice read 95 px wide, looked for at 95 px: the classifier saw no die at either.
-    assert sorted(read(render_tray([2, 1, 1], seed=7496).frame).values) == [1, 1, 2]
+    assert sorted(read(render_tray([2, 1, 1], seed=7496).frame, PARAMS).values) == [1, 1, 2]
     frame = render_tray([1, 3, 3, 1, 1, 2], seed=9002).frame
-    assert sorted(read(frame).values) == [1, 1, 1, 2, 3, 3]
+    assert sorted(read(frame, PARAMS).values) == [1, 1, 1, 2, 3, 3]
 
 
 def test_a_die_whose_pips_faded_but_one_is_read_when_its_pip_is_like_the_dice_read() -> None:
     # Synthetic seed 6104 of the accuracy benchmark: a smoky three 26 px wide, its pip at the
     # centre alone found, was dropped as a speck read as pips. Seed 9284: a speck among dice
     # twice as wide, read as a five, is still no die.
-    assert sorted(read(render_tray([3, 4, 2, 2, 2], seed=6104).frame).values) == [2, 2, 2, 3, 4]
-    assert sorted(read(render_tray([2, 4, 1], seed=9284).frame).values) == [1, 2, 4]
+    assert sorted(read(render_tray([3, 4, 2, 2, 2], seed=6104).frame, PARAMS).values) == [
+        2,
+        2,
+        2,
+        3,
+        4,
+    ]
+    assert sorted(read(render_tray([2, 4, 1], seed=9284).frame, PARAMS).values) == [1, 2, 4]
 
 
 def test_a_die_whose_pips_are_more_elongated_than_the_dice_read_is_read_far_from_them() -> None:
     # Synthetic seeds 2822 and 9435 of the accuracy benchmark: a swirled red two beside a five,
     # and a smoky one among four dice; their pips, drawn unevenly, were more elongated than the
     # search looks around, so no die was looked for there.
-    assert sorted(read(render_tray([2, 5], seed=2822).frame).values) == [2, 5]
-    assert sorted(read(render_tray([1, 4, 5, 2, 2], seed=9435).frame).values) == [1, 2, 2, 4, 5]
+    assert sorted(read(render_tray([2, 5], seed=2822).frame, PARAMS).values) == [2, 5]
+    assert sorted(read(render_tray([1, 4, 5, 2, 2], seed=9435).frame, PARAMS).values) == [
+        1,
+        2,
+        2,
+        4,
+        5,
+    ]
 
 
 def test_a_die_alone_not_read_at_the_width_of_its_face_is_read_at_the_width_its_pips_tell() -> None:
     # Synthetic seed 9106 of the accuracy benchmark: a swirled red five 25 px wide, its face
     # fitted 37 px wide, was seen and not read.
-    assert read(render_tray([5], seed=9106).frame).values == (5,)
+    assert read(render_tray([5], seed=9106).frame, PARAMS).values == (5,)
 
 
 def test_a_die_not_read_is_read_narrower() -> None:
     # Synthetic seed 1311 of the accuracy benchmark: a swirled red five 30 px wide touching a
     # black six, seen 39 px wide, was not read there nor wider (the six is still missed).
     # Seed 8860: an ivory six 36 px wide, tilted, its side showing, was not read at 30 px.
-    assert 5 in read(render_tray([5, 6], seed=1311).frame).values
-    assert sorted(read(render_tray([3, 6, 1, 5], seed=8860).frame).values) == [1, 3, 5, 6]
+    assert 5 in read(render_tray([5, 6], seed=1311).frame, PARAMS).values
+    assert sorted(read(render_tray([3, 6, 1, 5], seed=8860).frame, PARAMS).values) == [1, 3, 5, 6]
 
 
 def test_a_die_read_unsurely_at_the_width_of_its_face_is_read_at_its_own() -> None:
@@ -400,12 +420,12 @@ def test_a_die_read_unsurely_at_the_width_of_its_face_is_read_at_its_own() -> No
     # unsurely as fours (0.27, 0.32) there. Seed 5669: a gold one 135 px wide, its small pip
     # fitted with a swirl into a two 77 px wide (0.4). Seed 1624: a swirled blue four 83 px
     # wide read 63 px wide as a five (0.72).
-    assert read(render_tray([5], seed=4064).frame).values == (5,)
-    assert read(render_tray([5], seed=1953).frame).values == (5,)
-    assert read(render_tray([1], seed=5669).frame).values == (1,)
-    assert sorted(read(render_tray([3, 4], seed=1624).frame).values) == [3, 4]
+    assert read(render_tray([5], seed=4064).frame, PARAMS).values == (5,)
+    assert read(render_tray([5], seed=1953).frame, PARAMS).values == (5,)
+    assert read(render_tray([1], seed=5669).frame, PARAMS).values == (1,)
+    assert sorted(read(render_tray([3, 4], seed=1624).frame, PARAMS).values) == [3, 4]
     # Seed 4763: a blurred gold two 22 px wide found by the search 28 px wide as a one (0.42).
-    assert sorted(read(render_tray([2, 5, 4, 2], seed=4763).frame).values) == [2, 2, 4, 5]
+    assert sorted(read(render_tray([2, 5, 4, 2], seed=4763).frame, PARAMS).values) == [2, 2, 4, 5]
 
 
 def test_a_six_looked_around_a_corner_pip_is_looked_at_again_where_its_crop_points() -> None:
@@ -413,16 +433,16 @@ def test_a_six_looked_around_a_corner_pip_is_looked_at_again_where_its_crop_poin
     # looked at 11 px below its centre (where the first crop around a pip had pointed), read no
     # die there; that crop pointed on to its centre.
     tray = render_tray([5, 1, 5, 6, 4, 2], seed=9305)
-    assert sorted(read(tray.frame).values) == [1, 2, 4, 5, 5, 6]
+    assert sorted(read(tray.frame, PARAMS).values) == [1, 2, 4, 5, 5, 6]
 
 
 def test_a_one_far_wider_than_the_faces_read_is_looked_at_its_own_width() -> None:
     # Synthetic seed 3408 of the accuracy benchmark: a black one 162 px wide, its red pip 37 px
     # across, beside a six and a three whose grids told 109 px; looked at 109 px and narrower,
     # the classifier saw no die. Seed 1664: a red one read at 37 px is not read twice.
-    assert sorted(read(render_tray([1, 6, 3], seed=3408).frame).values) == [1, 3, 6]
+    assert sorted(read(render_tray([1, 6, 3], seed=3408).frame, PARAMS).values) == [1, 3, 6]
     frame = render_tray([5, 5, 4, 5, 2, 1], seed=1664).frame
-    assert sorted(read(frame).values) == [1, 2, 4, 5, 5, 5]
+    assert sorted(read(frame, PARAMS).values) == [1, 2, 4, 5, 5, 5]
 
 
 def test_a_die_the_classifier_doubts_at_the_width_looked_is_read() -> None:
@@ -431,13 +451,13 @@ def test_a_die_the_classifier_doubts_at_the_width_looked_is_read() -> None:
     # one 118 px wide on a dark tray beside a two and a three, looked for at theirs (131 px),
     # and a gold two 109 px wide beside fives and sixes, looked for at 129 px.
     for values, seed in (([1], 9738), ([2, 1, 3], 6744), ([5, 6, 5, 6, 2, 5], 7509)):
-        assert sorted(read(render_tray(values, seed=seed).frame).values) == sorted(values)
+        assert sorted(read(render_tray(values, seed=seed).frame, PARAMS).values) == sorted(values)
 
 
 @pytest.mark.parametrize("scheme", ["white", "red"])
 def test_a_one_with_a_large_pip_is_read(scheme: str) -> None:
     frame = draw([DrawnDie(320, 240, 60, 1, 30.0, scheme, pip_scale=1.6)])
-    assert read(frame).values == (1,)
+    assert read(frame, PARAMS).values == (1,)
 
 
 @pytest.mark.parametrize(
@@ -478,7 +498,7 @@ def test_a_small_six_seen_whole_as_one_blob_is_read() -> None:
     # Synthetic seeds 4449 and 9935 of the accuracy benchmark: a blue six 22 px wide and a
     # purple one 25 px wide, alone on their trays, their pips touching in columns.
     for seed in (4449, 9935):
-        assert read(render_tray([6], seed=seed).frame).values == (6,)
+        assert read(render_tray([6], seed=seed).frame, PARAMS).values == (6,)
 
 
 def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -16,7 +17,7 @@ from vision.crops import pyramid_of
 from vision.evaluation import Score, score_image
 from vision.standout import standing_out
 
-PARAMS = ReaderParams()
+PARAMS = ReaderParams(use_detector=False)
 WIDTH = 40.0
 DARK_ON_TRAY = [
     DrawnDie(150, 120, WIDTH, 5, 20.0, "dark"),
@@ -168,7 +169,7 @@ def test_the_reader_finds_dark_dice_by_how_they_stand_out() -> None:
         pytest.skip(f"no labelled photos at {folder}")
     # The pips of these dice that are found are a little elongated: looked around far from
     # the other dice (``search_streak_elongation``), they find these dice without standouts.
-    without = _score(folder, ReaderParams(max_standouts=0, search_streak_elongation=0.0))
+    without = _score(folder, replace(PARAMS, max_standouts=0, search_streak_elongation=0.0))
     with_standouts = _score(folder, PARAMS)
     assert with_standouts.correct >= without.correct + 2, (without, with_standouts)
     assert with_standouts.precision >= without.precision, (without, with_standouts)

@@ -74,14 +74,14 @@ def test_a_face_the_classifier_rejects_does_not_set_the_die_width() -> None:
 def test_a_large_one_is_found_beside_a_five_and_a_speck_taken_for_a_one() -> None:
     # Both dice about 125 px wide; a speck on the tray is read as a small one first.
     tray = render_tray([5, 1], seed=1501)
-    assert sorted(d.value for d in read(tray.frame).dice) == [1, 5]
+    assert sorted(d.value for d in read(tray.frame, PARAMS).dice) == [1, 5]
 
 
 def test_two_ones_are_not_read_as_one_two_much_wider_than_the_other_dice() -> None:
     # The pips of two ones side by side fit the grid of a two far wider than the five; read at
     # its own width the classifier took it for a two, read at the five's it finds no die there.
     tray = render_tray([1, 5, 1], seed=251)
-    assert sorted(d.value for d in read(tray.frame).dice) == [1, 1, 5]
+    assert sorted(d.value for d in read(tray.frame, PARAMS).dice) == [1, 1, 5]
 
 
 def test_what_the_search_missed_is_looked_for_again_at_the_width_it_read_dice_at(
