@@ -190,7 +190,8 @@ class ReaderParams:
     # ``quick_centred`` die widths); or under ``quick_no_die`` sure of a die where the detector
     # was weaker than ``quick_strong``; and where the frame stands out from the tray no look is
     # ``quick_doubt`` sure of a die not read, nor, followed once, glimpses one (``quick_faint``
-    # sure) off its centre and on no die read; the dice are ``quick_least_width`` pixels wide or
+    # sure) off its centre and on no die read (looked at only near a peak of the detector's,
+    # however weak: ``quick_hint``); the dice are ``quick_least_width`` pixels wide or
     # more (median: small dice touching were read one too few), and none is
     # ``quick_width_spread`` times wider or narrower than their median.
     use_detector: bool = True
@@ -199,6 +200,7 @@ class ReaderParams:
     quick_centred: float = 0.15
     quick_no_die: float = 0.02
     quick_faint: float = 0.05
+    quick_hint: float = 0.03
     quick_strong: float = 0.4
     quick_least_width: float = 32.0
     quick_certain: float = 0.95
@@ -224,6 +226,7 @@ class ReaderParams:
             "quick_sure",
             "quick_no_die",
             "quick_faint",
+            "quick_hint",
             "quick_strong",
             "quick_certain",
             "quick_doubt",

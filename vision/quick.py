@@ -31,6 +31,10 @@ TURNS = ((90.0,), (180.0, 270.0))
 these angles (degrees), and by the others when the looks averaged are not sure (``quick_sure``)."""
 OVERLAP = 0.6
 """Two dice read with centres closer than this many widths of the narrower are one die."""
+HINT_REACH = 1.5
+"""A place that stands out from the tray is looked at only within this many die widths of one of
+the detector's peaks (``quick_hint`` strong or more). At 0.75, a place beside a row of touching
+dice whose look placed the die the detector missed among them was not looked at."""
 
 
 def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
@@ -38,7 +42,8 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
     when the fast path is not sure of them all."""
     if len(pyramid) < 2:
         return None
-    proposals = detect(pyramid[1], params.detector_least)
+    peaks = detect(pyramid[1], min(params.quick_hint, params.detector_least))
+    proposals = [p for p in peaks if p.strength >= params.detector_least]
     if not proposals:
         return None
     faces: list[Face] = []
@@ -57,7 +62,7 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
             return None
     if not faces or statistics.median(f.width for f in faces) < params.quick_least_width:
         return None
-    found = _looked_around(pyramid, faces, pointed, params)
+    found = _looked_around(pyramid, faces, pointed, peaks, params)
     if found is None:
         return None
     faces += found
@@ -67,29 +72,42 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
 
 
 def _looked_at(
-    pyramid: Pyramid, proposals: list[Proposal], params: ReaderParams, *, follow: bool = False
+    pyramid: Pyramid,
+    proposals: list[Proposal],
+    params: ReaderParams,
+    *,
+    read: list[Face] | None = None,
 ) -> list[tuple[Proposal, Verdict]]:
     """Each proposal with the classifier's verdict on it: its look, or, when that is not sure
-    and sees more than no die (or, ``follow``ing, places a die off its centre), its look where
-    that one places the die centre; and when that is a die (``quick_doubt`` sure), centred, but
-    not certain of its value, the average of it and looks turned (`TURNS`), unless they see
-    different values (then the look is no longer centred)."""
+    and sees more than no die (or, given the dice ``read`` so far, places a die off its centre),
+    its look where that one places the die centre; and when that is a die (``quick_doubt`` sure),
+    centred, but not certain of its value, the average of it and looks turned (`TURNS`), unless
+    they see different values (then the look is no longer centred). A look that places its die
+    on a die ``read`` is not followed: its proposal is moved there, with that look."""
     seen = list(zip(proposals, _looks(pyramid, proposals, 0.0), strict=True))
     again = [
         i
         for i, (_, v) in enumerate(seen)
         if not _sure(v, params)
-        and (v.die_probability > params.quick_no_die or (follow and not _centred(v, params)))
+        and (
+            v.die_probability > params.quick_no_die
+            or (read is not None and not _centred(v, params))
+        )
     ]
-    moved = [_moved(*seen[i]) for i in again]
-    for i, p, v in zip(again, moved, _looks(pyramid, moved, 0.0), strict=True):
-        seen[i] = (p, v)
+    moved = {i: _moved(*seen[i]) for i in again}
+    landed = {i for i in again if read and _on_a_die(moved[i].x, moved[i].y, read)}
+    fresh = [i for i in again if i not in landed]
+    for i in landed:
+        seen[i] = (moved[i], seen[i][1])
+    for i, v in zip(fresh, _looks(pyramid, [moved[i] for i in fresh], 0.0), strict=True):
+        seen[i] = (moved[i], v)
     every = {i: [v] for i, (_, v) in enumerate(seen)}
     for angles, enough in ((TURNS[0], params.quick_certain), (TURNS[1], params.quick_sure)):
         doubted = [
             i
             for i, (_, v) in enumerate(seen)
-            if v.die_probability >= params.quick_doubt
+            if i not in landed
+            and v.die_probability >= params.quick_doubt
             and _centred(v, params)
             and not (_sure(v, params) and v.probabilities[v.value] >= enough)
         ]
@@ -120,12 +138,18 @@ def _together(looks: list[Verdict]) -> Verdict:
 
 
 def _looked_around(
-    pyramid: Pyramid, faces: list[Face], pointed: list[tuple[float, float]], params: ReaderParams
+    pyramid: Pyramid,
+    faces: list[Face],
+    pointed: list[tuple[float, float]],
+    peaks: list[Proposal],
+    params: ReaderParams,
 ) -> list[Face] | None:
     """The dice found away from the dice read: where a look that saw no die placed one
     (``pointed``), and where the frame stands out from the tray (`vision.standout`, as the pip
-    stages' reader looks there too). A die the detector missed (one of two touching dice, a die
-    it was weak on) is read there when surely read; the frame is left when a look there sees a
+    stages' reader looks there too) near one of the detector's ``peaks``, however weak (within
+    `HINT_REACH` die widths: a cable or a wall stands out far from any, while a die among
+    touching dice lies beside theirs and a die the detector was weak on under its own). A die the
+    detector missed is read there when surely read; the frame is left when a look there sees a
     die under ``quick_doubt`` sure of it. A look that glimpses a die (more than ``quick_no_die``
     sure of one) and places it off its centre and on no die read is followed there once more; the
     frame is left when that look too glimpses one (more than ``quick_faint`` sure) elsewhere.
@@ -139,11 +163,15 @@ def _looked_around(
 
     read = [(f.x, f.y, f.width) for f in faces]
     points = [p for p in pointed if not is_taken(*p)]
-    points += standing_out(pyramid, width, is_taken, params, read)
+    points += [
+        (x, y)
+        for x, y in standing_out(pyramid, width, is_taken, params, read)
+        if any(math.hypot(x - p.x, y - p.y) < HINT_REACH * width for p in peaks)
+    ]
     proposals = [Proposal(x, y, width, 0.0) for x, y in points]
     for faint in (params.quick_no_die, params.quick_faint):
         glimpsed = []
-        for proposal, verdict in _looked_at(pyramid, proposals, params, follow=True):
+        for proposal, verdict in _looked_at(pyramid, proposals, params, read=faces + found):
             if _on_a_die(proposal.x, proposal.y, faces + found):
                 continue  # followed to a die read
             if _sure(verdict, params):

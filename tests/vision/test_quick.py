@@ -63,7 +63,9 @@ def _faked(
         asked.extend(crops)
         return [looks.get(place, _no_die()) for place in crops]
 
-    monkeypatch.setattr(quick_module, "detect", lambda half, least: list(proposals))
+    monkeypatch.setattr(
+        quick_module, "detect", lambda half, least: [p for p in proposals if p.strength >= least]
+    )
     monkeypatch.setattr(quick_module, "die_crop", crop)
     monkeypatch.setattr(quick_module, "classify", classify)
     monkeypatch.setattr(quick_module, "standing_out", lambda *args: list(standouts))
@@ -163,18 +165,50 @@ def test_overlapping_uneven_or_no_dice_leave_the_frame(
     assert _quick(monkeypatch, [], {}) is None
 
 
+HINTED = [*TWO, Proposal(200.0, 300.0, 50.0, 0.05)]
+"""Two dice proposed, and a peak too weak to propose a die (under ``detector_least``) at
+(200, 300), where the frame stands out in the tests below."""
+
+
 def test_where_the_frame_stands_out_a_die_missed_is_read_or_the_frame_left(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     missed = {**SURE, (200, 300, 0.0): _verdict(2)}
-    assert _quick(monkeypatch, TWO, missed, standouts=[(200.0, 300.0)]) == [
+    assert _quick(monkeypatch, HINTED, missed, standouts=[(200.0, 300.0)]) == [
         (3, 100.0, 100.0),
         (5, 300.0, 200.0),
         (2, 200.0, 300.0),
     ]
-    assert _quick(monkeypatch, TWO, SURE, standouts=[(200.0, 300.0)]) is not None  # no die
+    assert _quick(monkeypatch, HINTED, SURE, standouts=[(200.0, 300.0)]) is not None  # no die
     doubted = {**SURE, (200, 300, 0.0): _verdict(2, die=0.7, sure=0.6)}
-    assert _quick(monkeypatch, TWO, doubted, standouts=[(200.0, 300.0)]) is None
+    assert _quick(monkeypatch, HINTED, doubted, standouts=[(200.0, 300.0)]) is None
+
+
+def test_where_the_frame_stands_out_far_from_every_peak_of_the_detector_nothing_is_looked_at(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cable or a wall stands out from the tray far from any die: the detector, even weakly,
+    sees nothing there, and the classifier is not asked (a peak under ``quick_hint`` is none)."""
+    doubted = {**SURE, (200, 300, 0.0): _verdict(2, die=0.7, sure=0.6)}
+    for peaks in (TWO, [*TWO, Proposal(200.0, 300.0, 50.0, 0.02)]):
+        asked = _faked(monkeypatch, peaks, doubted, [(200.0, 300.0)])
+        faces = quick_faces(pyramid_of(FRAME), PARAMS)
+        assert faces is not None and len(faces) == 2
+        assert asked == [(100, 100, 0.0), (300, 200, 0.0)]
+    beside = [*TWO, Proposal(260.0, 300.0, 50.0, 0.05)]  # within HINT_REACH die widths
+    assert _quick(monkeypatch, beside, doubted, standouts=[(200.0, 300.0)]) is None
+
+
+def test_a_look_around_that_places_its_die_on_a_die_read_is_not_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Beside a die read, a place standing out (its shadow, its edge) gets a look that places a
+    die on the die read: that die is not looked at again, nor turned."""
+    edge = Verdict((0.5, 0.0, 0.0, 0.4, 0.0, 0.0, 0.0, 0.1), (-0.5, 0.0))  # at (105, 100)
+    asked = _faked(monkeypatch, TWO, {**SURE, (130, 100, 0.0): edge}, [(130.0, 100.0)])
+    faces = quick_faces(pyramid_of(FRAME), PARAMS)
+    assert faces is not None and len(faces) == 2
+    assert asked == [(100, 100, 0.0), (300, 200, 0.0), (130, 100, 0.0)]
 
 
 def _glimpse(die: float) -> Verdict:
@@ -190,20 +224,20 @@ def test_a_die_glimpsed_where_the_frame_stands_out_is_followed_until_seen(
     the die is read where it is seen surely, and the frame is left when it never is."""
     followed = {**SURE, (200, 300, 0.0): _glimpse(0.04), (200, 315, 0.0): _glimpse(0.04)}
     missed = {**followed, (200, 330, 0.0): _verdict(2)}
-    assert _quick(monkeypatch, TWO, missed, standouts=[(200.0, 300.0)]) == [
+    assert _quick(monkeypatch, HINTED, missed, standouts=[(200.0, 300.0)]) == [
         (3, 100.0, 100.0),
         (5, 300.0, 200.0),
         (2, 200.0, 330.0),
     ]
     # Glimpsed at the last place too: surely more than a wall's shadow.
     still = {**followed, (200, 330, 0.0): _glimpse(0.2), (200, 345, 0.0): _glimpse(0.2)}
-    assert _quick(monkeypatch, TWO, still, standouts=[(200.0, 300.0)]) is None
+    assert _quick(monkeypatch, HINTED, still, standouts=[(200.0, 300.0)]) is None
     # Nothing there, or a glimpse fainter than quick_faint: a corner of the tray, read past.
-    assert _quick(monkeypatch, TWO, followed, standouts=[(200.0, 300.0)]) is not None
+    assert _quick(monkeypatch, HINTED, followed, standouts=[(200.0, 300.0)]) is not None
     faint = {**followed, (200, 330, 0.0): _glimpse(0.04), (200, 345, 0.0): _glimpse(0.04)}
-    assert _quick(monkeypatch, TWO, faint, standouts=[(200.0, 300.0)]) is not None
+    assert _quick(monkeypatch, HINTED, faint, standouts=[(200.0, 300.0)]) is not None
     fainter = replace(PARAMS, quick_faint=0.03)
-    _faked(monkeypatch, TWO, faint, [(200.0, 300.0)])
+    _faked(monkeypatch, HINTED, faint, [(200.0, 300.0)])
     assert quick_faces(pyramid_of(FRAME), fainter) is None
 
 
