@@ -59,13 +59,15 @@ def detect(half: Frame, least: float) -> list[Proposal]:
 def to_input(half: Frame) -> npt.NDArray[np.float32]:
     """The network's input: 1×3×H×W float32, the image centred on its mean and scaled by its
     spread, padded with zeros (its mean) on the right and below to multiples of `MULTIPLE`."""
-    image = np.asarray(half, dtype=np.float32)
-    normal = (image - image.mean()) / (image.std() + 8.0)
+    image = np.ascontiguousarray(half, dtype=np.uint8)
+    mean, spread = (float(v[0, 0]) for v in cv2.meanStdDev(image.reshape(-1, 1)))
+    blob = cv2.dnn.blobFromImage(image, scalefactor=1.0 / (spread + 8.0), mean=(mean, mean, mean))
     height, width = image.shape[:2]
     below = -height % MULTIPLE
     right = -width % MULTIPLE
-    padded = np.pad(normal, ((0, below), (0, right), (0, 0)))
-    return np.ascontiguousarray(padded.transpose(2, 0, 1)[None], dtype=np.float32)
+    if below or right:
+        blob = np.pad(blob, ((0, 0), (0, 0), (0, below), (0, right)))
+    return np.ascontiguousarray(blob, dtype=np.float32)
 
 
 def _peaks(output: npt.NDArray[np.float64], least: float) -> list[Proposal]:

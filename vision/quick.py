@@ -46,6 +46,9 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
     proposals = [p for p in peaks if p.strength >= params.detector_least]
     if not proposals:
         return None
+    strong = [p.width for p in proposals if p.strength >= params.quick_strong]
+    if strong and statistics.median(strong) < params.quick_least_width:
+        return None  # before any look: small dice are left to the pip stages whatever is seen
     faces: list[Face] = []
     pointed: list[tuple[float, float]] = []
     for proposal, verdict in _looked_at(pyramid, proposals, params):

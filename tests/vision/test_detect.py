@@ -55,11 +55,15 @@ def test_an_empty_tray_gives_no_strong_proposal() -> None:
 def test_the_input_is_padded_to_the_networks_multiple_with_its_mean() -> None:
     half = np.full((121, 161, 3), 90, np.uint8)
     half[:60] = 200
+    half[:, 80:, 2] = 10  # channels told apart
     blob = to_input(half)
     assert blob.shape == (1, 3, 128, 192)
     assert blob.shape[2] % MULTIPLE == 0 and blob.shape[3] % MULTIPLE == 0
     assert np.all(blob[:, :, 121:, :] == 0.0) and np.all(blob[:, :, :, 161:] == 0.0)
     assert abs(float(blob[:, :, :121, :161].mean())) < 1e-4
+    pixels = half.astype(np.float64)
+    normal = (pixels - pixels.mean()) / (pixels.std() + 8.0)  # each channel, in its place
+    assert np.allclose(blob[0, :, :121, :161], normal.transpose(2, 0, 1), atol=1e-5)
 
 
 def _on_canvas(frame: Frame, left: int, top: int) -> Frame:

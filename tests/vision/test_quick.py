@@ -155,6 +155,21 @@ def test_a_weak_proposal_surely_no_die_is_dismissed_and_where_it_points_looked_a
     assert _quick(monkeypatch, strong, SURE) is None  # the detector was sure of a die there
 
 
+def test_small_dice_proposed_strongly_leave_the_frame_before_any_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    small = [Proposal(100.0, 100.0, 25.0, 0.9), Proposal(300.0, 200.0, 28.0, 0.8)]
+    looks = {(100, 100, 0.0): _verdict(3), (300, 200, 0.0): _verdict(5)}
+    asked = _faked(monkeypatch, small, looks)
+    assert quick_faces(pyramid_of(FRAME), PARAMS) is None
+    assert asked == []
+    # Small dice the detector is weak on are looked at, and then left all the same.
+    weak = [replace(p, strength=0.3) for p in small]
+    asked = _faked(monkeypatch, weak, looks)
+    assert quick_faces(pyramid_of(FRAME), PARAMS) is None
+    assert asked == [(100, 100, 0.0), (300, 200, 0.0)]
+
+
 def test_overlapping_uneven_or_no_dice_leave_the_frame(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
