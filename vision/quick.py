@@ -4,14 +4,15 @@ The detector (`vision.detect`) proposes where dice lie and how wide they are; th
 (`vision.classify`) looks at each proposal, again where that look places the die centre when it
 is not sure, and turned when it is not certain of the value (`_looked_at`). Then it looks where
 a look that saw no die placed one and where the frame stands out from the tray away from the dice
-read (`_looked_around`): a die the detector missed. The frame is read this way only when every
-proposal is a die read surely (a die, of one value, centred in its crop: each at least
-``quick_sure``) or surely no die (under ``quick_no_die``) that the detector was weak on, every
-look around is a die read surely or under ``quick_doubt`` sure of one, and the dice are not small
-(``quick_least_width``), do not overlap and are of one width. Anything else (a die read unsurely,
-a die the detector is sure of and the classifier is not, no die at all) sends the frame to the
-pip stages and the classifier's many looks (`vision.reader`), which read every frame the fast
-path leaves and report dice seen but not read.
+read, near a peak of the detector's however weak (`_looked_around`): a die the detector missed.
+The frame is read this way only when every proposal is a die read surely (a die, of one value,
+centred in its crop: each at least ``quick_sure``) or surely no die (under ``quick_no_die``)
+that the detector was weak on, every look around is a die read surely or under ``quick_doubt``
+sure of one, and the dice are not small (``quick_least_width``: small dice strongly proposed
+leave the frame before any look), do not overlap and are of one width. Anything else (a die
+read unsurely, a die the detector is sure of and the classifier is not, no die at all) sends the
+frame to the pip stages and the classifier's many looks (`vision.reader`), which read every frame
+the fast path leaves and report dice seen but not read.
 """
 
 from __future__ import annotations
