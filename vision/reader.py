@@ -1,6 +1,6 @@
 """The dice reader: a frame in, every die seen with its value, centre, box and confidence out.
 
-With ``use_detector`` set, a checked frame (`vision.validate`) is read first by the fast path,
+Unless ``use_detector`` is off, a checked frame (`vision.validate`) is read first by the fast path,
 `vision.quick` (a die detector, `vision.detect`, and the classifier alone), which reads it only
 when it is sure of every die. Every other frame goes through the pip stages, one stage per module:
 `vision.pips` (pip candidates), `vision.faces` (pips grouped into faces by their grid),

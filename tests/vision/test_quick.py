@@ -8,12 +8,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import vision.quick as quick_module
 import vision.reader as reader_module
-from tests.vision.drawn import SCHEMES, DrawnDie, draw
 from vision import ReaderParams, read
 from vision.classify import Verdict
 from vision.crops import pyramid_of
@@ -350,50 +347,3 @@ def test_the_fast_path_is_tried_first_unless_turned_off(monkeypatch: pytest.Monk
 def test_fast_path_params_are_checked(wrong: dict[str, float]) -> None:
     with pytest.raises(InvalidParams, match=next(iter(wrong))):
         ReaderParams(**wrong)  # type: ignore[arg-type]
-
-
-# The reader as shipped (the fast path tried first) on the pip stages' hard cases
-# (tests/vision/test_read_faces.py): whichever path reads the frame, it reads it right.
-
-
-@pytest.mark.parametrize("scheme", sorted(SCHEMES))
-@pytest.mark.parametrize("value", range(1, 7))
-def test_the_reader_as_shipped_reads_every_face_of_every_colour_scheme(
-    scheme: str, value: int
-) -> None:
-    reading = read(draw([DrawnDie(320, 240, 70, value, 20.0, scheme)]))
-    assert reading.values == (value,)
-    die = reading.dice[0]
-    assert math.hypot(die.center[0] - 320, die.center[1] - 240) < 7  # a tenth of its width
-    assert die.box.x < 320 < die.box.x + die.box.w
-
-
-@settings(max_examples=40, deadline=None, derandomize=True)
-@given(
-    value=st.integers(1, 6),
-    angle=st.floats(0.0, 90.0),
-    width=st.floats(36.0, 140.0),
-    scheme=st.sampled_from(sorted(SCHEMES)),
-    seed=st.integers(0, 1000),
-)
-def test_the_reader_as_shipped_reads_any_rotation_and_size(
-    value: int, angle: float, width: float, scheme: str, seed: int
-) -> None:
-    frame = draw([DrawnDie(320, 240, width, value, angle, scheme)], seed=seed)
-    assert read(frame).values == (value,)
-
-
-@pytest.mark.parametrize(("left", "right"), [(3, 3), (2, 2), (1, 1), (2, 3), (5, 6)])
-@pytest.mark.parametrize("angle", [0.0, 45.0])
-def test_the_reader_as_shipped_reads_touching_dice_as_separate_dice(
-    left: int, right: int, angle: float
-) -> None:
-    width = 60
-    gap = width * (abs(math.cos(math.radians(angle))) + abs(math.sin(math.radians(angle)))) + 1
-    frame = draw(
-        [
-            DrawnDie(260, 240, width, left, angle, "white"),
-            DrawnDie(260 + gap, 240, width, right, angle, "white"),
-        ]
-    )
-    assert sorted(read(frame).values, key=str) == sorted([left, right])
