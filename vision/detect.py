@@ -63,11 +63,9 @@ def to_input(half: Frame) -> npt.NDArray[np.float32]:
     mean, spread = (float(v[0, 0]) for v in cv2.meanStdDev(image.reshape(-1, 1)))
     blob = cv2.dnn.blobFromImage(image, scalefactor=1.0 / (spread + 8.0), mean=(mean, mean, mean))
     height, width = image.shape[:2]
-    below = -height % MULTIPLE
-    right = -width % MULTIPLE
-    if below or right:
-        blob = np.pad(blob, ((0, 0), (0, 0), (0, below), (0, right)))
-    return np.ascontiguousarray(blob, dtype=np.float32)
+    padded = np.zeros((1, 3, height + -height % MULTIPLE, width + -width % MULTIPLE), np.float32)
+    padded[:, :, :height, :width] = blob
+    return padded
 
 
 def _peaks(output: npt.NDArray[np.float64], least: float) -> list[Proposal]:
