@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.crops import CROP_SIZE, to_blob  # noqa: E402
+from vision.network import read_onnx  # noqa: E402
 
 CLASSES = 8
 
@@ -127,7 +128,7 @@ def teacher_scores(path: Path, crops: np.ndarray, threads: int) -> torch.Tensor:
     """The class scores (logits) of an exported network on every crop, run as the reader runs
     it (cv2.dnn): the soft targets a smaller network learns from."""
     cv2.setNumThreads(threads)
-    net = cv2.dnn.readNetFromONNX(str(path))
+    net = read_onnx(str(path))
     scores = np.zeros((len(crops), CLASSES), np.float32)
     for i in range(0, len(crops), 512):
         net.setInput(to_blob(list(crops[i : i + 512])))

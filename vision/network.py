@@ -23,9 +23,15 @@ def load_network(name: str) -> cv2.dnn.Net:
         with resources.as_file(resources.files("vision").joinpath(name)) as path:
             if not path.is_file():
                 raise OSError(f"no such file: {path}")
-            engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-            if engine is None:
-                return cv2.dnn.readNetFromONNX(str(path))
-            return cv2.dnn.readNetFromONNX(str(path), engine)
+            return read_onnx(str(path))
     except (OSError, cv2.error) as error:
         raise ReaderUnavailable(f"cannot load the network {name!r}: {error}") from error
+
+
+def read_onnx(path: str) -> cv2.dnn.Net:
+    """The ONNX network in the file ``path``, on the classic engine where OpenCV has two (training
+    runs a network as the reader will)."""
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(path)
+    return cv2.dnn.readNetFromONNX(path, engine)
