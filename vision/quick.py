@@ -4,7 +4,8 @@ The detector (`vision.detect`) proposes where dice lie and how wide they are; th
 (`vision.classify`) looks at each proposal, again where that look places the die centre when it
 is not sure, and turned when it is not certain of the value (`_looked_at`). Then it looks where
 a look that saw no die placed one and where the frame stands out from the tray away from the dice
-read, near a peak of the detector's however weak (`_looked_around`): a die the detector missed.
+read, near a peak of the detector's however weak that no die read explains (`_looked_around`):
+a die the detector missed.
 The frame is read this way only when every proposal is a die read surely (a die, of one value,
 centred in its crop: each at least ``quick_sure``) or surely no die (under ``quick_no_die``)
 that the detector was weak on, every look around is a die read surely or under ``quick_doubt``
@@ -34,8 +35,14 @@ OVERLAP = 0.6
 """Two dice read with centres closer than this many widths of the narrower are one die."""
 HINT_REACH = 1.5
 """A place that stands out from the tray is looked at only within this many die widths of one of
-the detector's peaks (``quick_hint`` strong or more). At 0.75, a place beside a row of touching
-dice whose look placed the die the detector missed among them was not looked at."""
+the detector's peaks (``quick_hint`` strong or more) that no die read explains (`EXPLAINED`). At
+0.75, a place beside a row of touching dice whose look placed the die the detector missed among
+them was not looked at."""
+EXPLAINED = 0.25
+"""A peak of the detector's within this many widths of a die read is that die's, and hints at no
+other: the shadow beside a die stands out near its peak (up to 9 looks on a frame of dice about
+100 px wide, all seeing no die). A peak the die read lies farther from was put between touching
+dice (a row of four given three peaks: rows, throw 267), and still hints at a die missed."""
 
 
 def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
@@ -150,9 +157,10 @@ def _looked_around(
 ) -> list[Face] | None:
     """The dice found away from the dice read: where a look that saw no die placed one
     (``pointed``), and where the frame stands out from the tray (`vision.standout`, as the pip
-    stages' reader looks there too) near one of the detector's ``peaks``, however weak (within
-    `HINT_REACH` die widths: a cable or a wall stands out far from any, while a die among
-    touching dice lies beside theirs and a die the detector was weak on under its own). A die the
+    stages' reader looks there too) near one of the detector's ``peaks``, however weak, that no
+    die read explains (within `HINT_REACH` die widths: a cable or a wall stands out far from any,
+    and a die's shadow near its own, `EXPLAINED`, while a die among touching dice lies beside a
+    peak put between them and a die the detector was weak on under its own). A die the
     detector missed is read there when surely read; the frame is left when a look there sees a
     die under ``quick_doubt`` sure of it. A look that glimpses a die (more than ``quick_no_die``
     sure of one) and places it off its centre and on no die read is followed there once more; the
@@ -167,10 +175,15 @@ def _looked_around(
 
     read = [(f.x, f.y, f.width) for f in faces]
     points = [p for p in pointed if not is_taken(*p)]
+    hints = [
+        p
+        for p in peaks
+        if not any(math.hypot(p.x - f.x, p.y - f.y) < EXPLAINED * f.width for f in faces)
+    ]
     points += [
         (x, y)
         for x, y in standing_out(pyramid, width, is_taken, params, read)
-        if any(math.hypot(x - p.x, y - p.y) < HINT_REACH * width for p in peaks)
+        if any(math.hypot(x - p.x, y - p.y) < HINT_REACH * width for p in hints)
     ]
     proposals = [Proposal(x, y, width, 0.0) for x, y in points]
     for faint in (params.quick_no_die, params.quick_faint):

@@ -217,10 +217,32 @@ def test_a_look_around_that_places_its_die_on_a_die_read_is_not_followed(
     """Beside a die read, a place standing out (its shadow, its edge) gets a look that places a
     die on the die read: that die is not looked at again, nor turned."""
     edge = Verdict((0.5, 0.0, 0.0, 0.4, 0.0, 0.0, 0.0, 0.1), (-0.5, 0.0))  # at (105, 100)
-    asked = _faked(monkeypatch, TWO, {**SURE, (130, 100, 0.0): edge}, [(130.0, 100.0)])
+    hinted = [*TWO, Proposal(150.0, 110.0, 50.0, 0.05)]  # a weak peak beside the die
+    asked = _faked(monkeypatch, hinted, {**SURE, (130, 100, 0.0): edge}, [(130.0, 100.0)])
     faces = quick_faces(pyramid_of(FRAME), PARAMS)
     assert faces is not None and len(faces) == 2
     assert asked == [(100, 100, 0.0), (300, 200, 0.0), (130, 100, 0.0)]
+
+
+def test_a_peak_a_die_read_explains_hints_at_no_other_die(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A die's shadow stands out beside it, within reach of the die's own peak: no look there.
+    A peak the die read lies a quarter of its width or more from was put between touching dice,
+    and a place standing out beside it is looked at."""
+    doubted = {**SURE, (140, 100, 0.0): _verdict(2, die=0.7, sure=0.6)}
+    asked = _faked(monkeypatch, TWO, doubted, [(140.0, 100.0)])
+    faces = quick_faces(pyramid_of(FRAME), PARAMS)
+    assert faces is not None and len(faces) == 2
+    assert asked == [(100, 100, 0.0), (300, 200, 0.0)]
+    between = [Proposal(115.0, 100.0, 50.0, 0.9), TWO[1]]  # its look places the die 15 px left
+    moved = {**doubted, (115, 100, 0.0): _verdict(3, offset=-0.3)}
+    assert _quick(monkeypatch, between, moved, standouts=[(140.0, 100.0)]) is None
+    moved[(140, 100, 0.0)] = _no_die()
+    assert _quick(monkeypatch, between, moved, standouts=[(140.0, 100.0)]) == [
+        (3, 100.0, 100.0),
+        (5, 300.0, 200.0),
+    ]
 
 
 def _glimpse(die: float) -> Verdict:
