@@ -180,11 +180,12 @@ def _looked_around(
         for p in peaks
         if not any(math.hypot(p.x - f.x, p.y - f.y) < EXPLAINED * f.width for f in faces)
     ]
-    points += [
-        (x, y)
-        for x, y in standing_out(pyramid, width, is_taken, params, read)
-        if any(math.hypot(x - p.x, y - p.y) < HINT_REACH * width for p in hints)
-    ]
+    if hints:  # else no place standing out is near enough to one to be looked at
+        points += [
+            (x, y)
+            for x, y in standing_out(pyramid, width, is_taken, params, read)
+            if any(math.hypot(x - p.x, y - p.y) < HINT_REACH * width for p in hints)
+        ]
     proposals = [Proposal(x, y, width, 0.0) for x, y in points]
     for faint in (params.quick_no_die, params.quick_faint):
         glimpsed = []

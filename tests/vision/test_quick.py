@@ -211,6 +211,18 @@ def test_where_the_frame_stands_out_far_from_every_peak_of_the_detector_nothing_
     assert _quick(monkeypatch, beside, doubted, standouts=[(200.0, 300.0)]) is None
 
 
+def test_with_every_peak_explained_by_a_die_read_the_standout_stage_is_not_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def never(*args: object) -> list[tuple[float, float]]:
+        raise AssertionError("the standout stage ran with no peak to look near")
+
+    _faked(monkeypatch, TWO, SURE)
+    monkeypatch.setattr(quick_module, "standing_out", never)
+    faces = quick_faces(pyramid_of(FRAME), PARAMS)
+    assert faces is not None and len(faces) == 2
+
+
 def test_a_look_around_that_places_its_die_on_a_die_read_is_not_followed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -231,7 +243,8 @@ def test_a_peak_a_die_read_explains_hints_at_no_other_die(
     A peak the die read lies a quarter of its width or more from was put between touching dice,
     and a place standing out beside it is looked at."""
     doubted = {**SURE, (140, 100, 0.0): _verdict(2, die=0.7, sure=0.6)}
-    asked = _faked(monkeypatch, TWO, doubted, [(140.0, 100.0)])
+    far = [*TWO, Proposal(450.0, 400.0, 50.0, 0.05)]  # a weak peak far away: the stage runs
+    asked = _faked(monkeypatch, far, doubted, [(140.0, 100.0)])
     faces = quick_faces(pyramid_of(FRAME), PARAMS)
     assert faces is not None and len(faces) == 2
     assert asked == [(100, 100, 0.0), (300, 200, 0.0)]
