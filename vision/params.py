@@ -187,13 +187,13 @@ class ReaderParams:
     # the die detector proposes dice where its peaks are at least ``detector_least``, and the
     # frame is read from them alone when each is a die the classifier is ``quick_sure`` sure of,
     # and of its value (looks turned averaged in when under ``quick_certain``), centred (within
-    # ``quick_centred`` die widths); or under ``quick_no_die`` sure of a die where the detector
-    # was weaker than ``quick_strong``; and where the frame stands out from the tray no look is
-    # ``quick_doubt`` sure of a die not read, nor, followed once, glimpses one (``quick_faint``
-    # sure) off its centre and on no die read (looked at only near a peak of the detector's,
-    # however weak: ``quick_hint``); the dice are ``quick_least_width`` pixels wide or
-    # more (median: small dice touching were read one too few), and none is
-    # ``quick_width_spread`` times wider or narrower than their median.
+    # ``quick_centred`` die widths); or under ``quick_no_die`` sure of a die (or ``quick_faint``
+    # sure, placing none elsewhere) where the detector was weaker than ``quick_strong``; and
+    # where the frame stands out from the tray no look is ``quick_doubt`` sure of a die not
+    # read, nor, followed once, glimpses one (``quick_faint`` sure) off its centre and on no die
+    # read (looked at only near a peak of the detector's, however weak: ``quick_hint``); the
+    # dice are ``quick_least_width`` pixels wide or more (median: small dice touching were read
+    # one too few), and none is ``quick_width_spread`` times wider or narrower than their median.
     use_detector: bool = True
     detector_least: float = 0.2
     quick_sure: float = 0.85

@@ -7,10 +7,11 @@ a look that saw no die placed one and where the frame stands out from the tray a
 read, near a peak of the detector's however weak that no die read explains (`_looked_around`):
 a die the detector missed.
 The frame is read this way only when every proposal is a die read surely (a die, of one value,
-centred in its crop: each at least ``quick_sure``) or surely no die (under ``quick_no_die``)
-that the detector was weak on, every look around is a die read surely or under ``quick_doubt``
-sure of one, and the dice are not small (``quick_least_width``: small dice strongly proposed
-leave the frame before any look), do not overlap and are of one width. Anything else (a die
+centred in its crop: each at least ``quick_sure``) or surely no die (under ``quick_no_die``, or
+under ``quick_faint`` placing no die elsewhere) that the detector was weak on, every look around
+is a die read surely or under ``quick_doubt`` sure of one, and the dice are not small
+(``quick_least_width``: small dice strongly proposed leave the frame before any look), do not
+overlap and are of one width. Anything else (a die
 read unsurely, a die the detector is sure of and the classifier is not, no die at all) sends the
 frame to the pip stages and the classifier's many looks (`vision.reader`), which read every frame
 the fast path leaves and report dice seen but not read.
@@ -62,9 +63,10 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
     for proposal, verdict in _looked_at(pyramid, proposals, params):
         if _sure(verdict, params):
             faces.append(_face(proposal, verdict, params))
-        elif (
+        elif proposal.strength < params.quick_strong and (
             verdict.die_probability <= params.quick_no_die
-            and proposal.strength < params.quick_strong
+            # a faint glimpse that places no die elsewhere: the tray's corner or wall
+            or (verdict.die_probability <= params.quick_faint and _centred(verdict, params))
         ):
             if not _centred(verdict, params):
                 moved = _moved(proposal, verdict)

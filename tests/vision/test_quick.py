@@ -152,6 +152,22 @@ def test_a_weak_proposal_surely_no_die_is_dismissed_and_where_it_points_looked_a
     assert _quick(monkeypatch, strong, SURE) is None  # the detector was sure of a die there
 
 
+def test_a_weak_proposal_glimpsed_faintly_where_it_was_proposed_is_dismissed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tray's corner draws a weak peak, and a look there a faint glimpse of a die (under
+    ``quick_faint``) that places it nowhere else: no die. Fainter than ``quick_doubt`` but more
+    than ``quick_faint``, or under the detector's strong peak, the frame is left."""
+    corner = [*TWO, Proposal(500.0, 400.0, 50.0, 0.3)]
+    for die, dismissed in ((0.03, True), (0.1, False)):
+        glimpse = _verdict(1, die=die, sure=die / 2)
+        faces = _quick(monkeypatch, corner, {**SURE, (500, 400, 0.0): glimpse})
+        assert (faces is not None) is dismissed
+    glimpse = _verdict(1, die=0.03, sure=0.01)
+    strong = [*TWO, Proposal(500.0, 400.0, 50.0, 0.7)]
+    assert _quick(monkeypatch, strong, {**SURE, (500, 400, 0.0): glimpse}) is None
+
+
 def test_small_dice_proposed_strongly_leave_the_frame_before_any_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
