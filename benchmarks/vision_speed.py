@@ -1,13 +1,14 @@
 """Dice reader speed: median milliseconds to read one 640×480 frame with 6 dice on one core
 (OpenCV set to one thread), and peak memory. The CPU time is shown too, as the wall time
 suffers when other processes share the machine, and so is the number of crops the classifier
-runs its network on (each about 0.75 ms on one core here), which does not. The reader tries its
-fast path (`vision.quick`) first, and the figures say how many frames it read on its own;
-``--no-fast-path`` measures the pip stages and the classifier reading every frame. No verdict
-the classifier remembers (`vision.classify.REMEMBERED`) is kept from one read of a frame to the
-next. Frames come from the
-synthetic tray renderer and from the labelled photos in <repo>/../shared/datasets (each skipped
-when missing).
+runs its network on, which does not; and the network's time a crop before and after the frames
+(about 0.7 ms on one core here, when no other machine shares its host): the yardstick of how
+fast the machine was during the run. The reader tries its fast path (`vision.quick`) first, and
+the figures say how many frames it read on its own; ``--no-fast-path`` measures the pip stages
+and the classifier reading every frame. No verdict the classifier remembers
+(`vision.classify.REMEMBERED`) is kept from one read of a frame to the next. Frames come from
+the synthetic tray renderer and from the labelled photos in <repo>/../shared/datasets (each
+skipped when missing).
 
 Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R] [--no-fast-path]
 """
@@ -34,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import vision.classify  # noqa: E402
 from vision import Frame, ReaderParams, read  # noqa: E402
+from vision.crops import die_crop, pyramid_of  # noqa: E402
 from vision.quick import quick_faces  # noqa: E402
 from vision.verify import verify  # noqa: E402
 
@@ -126,6 +128,23 @@ def _network_crops(frames: list[Frame], params: ReaderParams) -> list[int]:
     return counts
 
 
+def _network_ms_per_crop(frame: Frame, crops: int = 16, runs: int = 21) -> float:
+    """The classifier network's CPU milliseconds a crop, on ``crops`` crops of ``frame`` run
+    together (median of ``runs``): the yardstick of how fast the machine is during this run."""
+    pyramid = pyramid_of(frame)
+    height, width = frame.shape[:2]
+    batch = [
+        die_crop(pyramid, (width * (i + 1) / (crops + 1), height / 2), 60.0) for i in range(crops)
+    ]
+    spent = []
+    for _ in range(runs):
+        vision.classify._remembered.clear()
+        start = time.process_time()
+        vision.classify.classify(batch)
+        spent.append((time.process_time() - start) * 1000.0 / crops)
+    return statistics.median(spent)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=30)
@@ -136,6 +155,8 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     params = ReaderParams(use_detector=not args.no_fast_path)
+    yardstick = synthetic_frames(1) or photo_frames(1)
+    start_ms = _network_ms_per_crop(yardstick[0]) if yardstick else None
     for name, frames in (
         ("synthetic 6 dice", synthetic_frames(args.frames)),
         ("real photos 640x480", photo_frames(args.frames)),
@@ -181,6 +202,12 @@ def main() -> int:
         print(
             f"  network crops per frame: median {statistics.median(crops):g}, "
             f"mean {statistics.mean(crops):.2f}"
+        )
+    if start_ms is not None:
+        print(
+            f"classifier network: {start_ms:.2f} ms a crop before the frames, "
+            f"{_network_ms_per_crop(yardstick[0]):.2f} ms after them (on a shared machine, every "
+            "figure above slows with it)"
         )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(f"peak resident memory of the process {rss:.0f} MB")
