@@ -194,6 +194,9 @@ class ReaderParams:
     # read (looked at only near a peak of the detector's, however weak: ``quick_hint``); the
     # dice are ``quick_least_width`` pixels wide or more (median: small dice touching were read
     # one too few), and none is ``quick_width_spread`` times wider or narrower than their median.
+    # Dice under ``quick_small_width`` (median) are read more strictly: each ``quick_certain``
+    # sure, no glimpse over ``quick_no_die`` let go, and a die found beside them, the detector
+    # having missed it, leaves the frame (vision.quick._strict and _looked_around).
     use_detector: bool = True
     detector_least: float = 0.2
     quick_sure: float = 0.85
@@ -202,7 +205,8 @@ class ReaderParams:
     quick_faint: float = 0.05
     quick_hint: float = 0.03
     quick_strong: float = 0.4
-    quick_least_width: float = 32.0
+    quick_least_width: float = 28.0
+    quick_small_width: float = 32.0
     quick_certain: float = 0.95
     quick_doubt: float = 0.5
     quick_width_spread: float = 1.3
@@ -249,7 +253,13 @@ class ReaderParams:
         for name in ("classifier_turns", "face_turns"):
             if getattr(self, name) < 1:
                 raise InvalidParams(f"{name} must be 1 or more, not {getattr(self, name)!r}")
-        for name in ("max_searches", "max_standouts", "stand_out_pips", "quick_least_width"):
+        for name in (
+            "max_searches",
+            "max_standouts",
+            "stand_out_pips",
+            "quick_least_width",
+            "quick_small_width",
+        ):
             if getattr(self, name) < 0:
                 raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")
         for name in (

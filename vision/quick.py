@@ -9,25 +9,27 @@ a die the detector missed.
 The frame is read this way only when every proposal is a die read surely (a die, of one value,
 centred in its crop: each at least ``quick_sure``) or surely no die (under ``quick_no_die``, or
 under ``quick_faint`` placing no die elsewhere) that the detector was weak on, every look around
-is a die read surely or under ``quick_doubt`` sure of one, and the dice are not small
-(``quick_least_width``: small dice strongly proposed leave the frame before any look), do not
-overlap and are of one width. Anything else (a die
-read unsurely, a die the detector is sure of and the classifier is not, no die at all) sends the
-frame to the pip stages and the classifier's many looks (`vision.reader`), which read every frame
-the fast path leaves and report dice seen but not read.
+is a die read surely or under ``quick_doubt`` sure of one, and the dice are not the smallest
+(``quick_least_width``: such dice strongly proposed leave the frame before any look), do not
+overlap and are of one width. Small dice (under ``quick_small_width``) are read more strictly,
+as the classifier and the detector are weaker on them (`_strict`, and `_looked_around` with
+``small``). Anything else (a die read unsurely, a die the detector is sure of and the classifier
+is not, no die at all) sends the frame to the pip stages and the classifier's many looks
+(`vision.reader`), which read every frame the fast path leaves and report dice seen but not read.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import replace
 
 from vision.classify import Verdict, classify
 from vision.crops import Pyramid, die_crop
 from vision.detect import Proposal, detect
 from vision.face import Face
 from vision.params import ReaderParams
-from vision.standout import standing_out
+from vision.standout import DIE_PIXELS, standing_out
 
 TURNS = ((90.0,), (180.0, 270.0))
 """A die whose value is not certain (``quick_certain``) is looked at again turned by the first of
@@ -39,6 +41,10 @@ HINT_REACH = 1.5
 the detector's peaks (``quick_hint`` strong or more) that no die read explains (`EXPLAINED`). At
 0.75, a place beside a row of touching dice whose look placed the die the detector missed among
 them was not looked at."""
+SMALL_DIE_PIXELS = 6.5
+"""On a frame of small dice (``quick_small_width``), the places standing out from the tray are
+found on the pyramid level where a die is this many pixels wide or more (dice of 28-32 px on the
+second, not the first: there the stage took 5-9 ms a frame, against 1-3 ms)."""
 EXPLAINED = 0.25
 """A peak of the detector's within this many widths of a die read is that die's, and hints at no
 other: the shadow beside a die stands out near its peak (up to 9 looks on a frame of dice about
@@ -56,8 +62,12 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
     if not proposals:
         return None
     strong = [p.width for p in proposals if p.strength >= params.quick_strong]
-    if strong and statistics.median(strong) < params.quick_least_width:
-        return None  # before any look: small dice are left to the pip stages whatever is seen
+    width = statistics.median(strong or [p.width for p in proposals])
+    if width < params.quick_least_width:
+        return None  # before any look: the smallest dice are left to the pip stages
+    small = width < params.quick_small_width
+    if small:
+        params = _strict(params)
     faces: list[Face] = []
     pointed: list[tuple[float, float]] = []
     for proposal, verdict in _looked_at(pyramid, proposals, params):
@@ -75,13 +85,25 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
             return None
     if not faces or statistics.median(f.width for f in faces) < params.quick_least_width:
         return None
-    found = _looked_around(pyramid, faces, pointed, peaks, params)
+    found = _looked_around(pyramid, faces, pointed, peaks, params, small=small)
     if found is None:
         return None
     faces += found
     if _overlap(faces) or _uneven(faces, params):
         return None
     return faces
+
+
+def _strict(params: ReaderParams) -> ReaderParams:
+    """The fast path's thresholds for small dice: every die read ``quick_certain`` sure (synthetic
+    throw 6375: a small 4 read as a 5 at 0.90, turned looks averaged in), and no glimpse of a die
+    over ``quick_no_die`` let go as faint (throw 2827: a small 1 touching another, glimpsed at
+    0.03 by the look at its weak peak)."""
+    return replace(
+        params,
+        quick_sure=max(params.quick_sure, params.quick_certain),
+        quick_faint=params.quick_no_die,
+    )
 
 
 def _looked_at(
@@ -156,6 +178,8 @@ def _looked_around(
     pointed: list[tuple[float, float]],
     peaks: list[Proposal],
     params: ReaderParams,
+    *,
+    small: bool = False,
 ) -> list[Face] | None:
     """The dice found away from the dice read: where a look that saw no die placed one
     (``pointed``), and where the frame stands out from the tray (`vision.standout`, as the pip
@@ -168,7 +192,13 @@ def _looked_around(
     sure of one) and places it off its centre and on no die read is followed there once more; the
     frame is left when that look too glimpses one (more than ``quick_faint`` sure) elsewhere.
     (Most glimpses are of the tray's walls and corners; the dice among them are seen surely at
-    the second place, as a die in a cluster of touching dice the detector took for fewer.)"""
+    the second place, as a die in a cluster of touching dice the detector took for fewer.)
+
+    Beside ``small`` dice, every peak hints, those of the dice read too (small dice touching were
+    proposed as fewer, the peaks lying on the dice read: synthetic throws 5090 and 7490), the
+    places standing out are found one pyramid level coarser (`SMALL_DIE_PIXELS`), and a die found
+    leaves the frame: small dice the detector misses lie in a pile, whose other dice may be
+    missed too (throw 1636: a die touching one found here, at the frame's edge)."""
     width = statistics.median(f.width for f in faces)
     found: list[Face] = []
 
@@ -180,12 +210,13 @@ def _looked_around(
     hints = [
         p
         for p in peaks
-        if not any(math.hypot(p.x - f.x, p.y - f.y) < EXPLAINED * f.width for f in faces)
+        if small or not any(math.hypot(p.x - f.x, p.y - f.y) < EXPLAINED * f.width for f in faces)
     ]
     if hints:  # else no place standing out is near enough to one to be looked at
+        pixels = SMALL_DIE_PIXELS if small else DIE_PIXELS
         points += [
             (x, y)
-            for x, y in standing_out(pyramid, width, is_taken, params, read)
+            for x, y in standing_out(pyramid, width, is_taken, params, read, die_pixels=pixels)
             if any(math.hypot(x - p.x, y - p.y) < HINT_REACH * width for p in hints)
         ]
     proposals = [Proposal(x, y, width, 0.0) for x, y in points]
@@ -195,6 +226,8 @@ def _looked_around(
             if _on_a_die(proposal.x, proposal.y, faces + found):
                 continue  # followed to a die read
             if _sure(verdict, params):
+                if small:
+                    return None  # small dice the detector missed lie in a pile, as often as not
                 found.append(_face(proposal, verdict, params))
             elif verdict.die_probability >= params.quick_doubt:
                 return None

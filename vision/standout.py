@@ -32,8 +32,9 @@ _BACKGROUND_DIE_PIXELS = 2.0
 """The frame is reduced until a die is about this many pixels wide to take the tray's colour."""
 _BACKGROUND_WIDTHS = 4.0
 """The tray's colour at a point is the median over this many die widths around it."""
-_DIE_PIXELS = 8.0
-"""Foreground is looked at on the pyramid level where a die is at least this many pixels wide."""
+DIE_PIXELS = 8.0
+"""Foreground is looked at on the pyramid level where a die is at least this many pixels wide
+(unless told otherwise: `standing_out`'s ``die_pixels``)."""
 _READ_DIE = 0.5
 """A die read is taken out of a pile of dice as a disc this many of its widths across."""
 _ABOVE_TRAY = 4.0
@@ -53,6 +54,8 @@ def standing_out(
     is_taken: Callable[[float, float], bool],
     params: ReaderParams,
     read: Sequence[tuple[float, float, float]] = (),
+    *,
+    die_pixels: float = DIE_PIXELS,
 ) -> list[tuple[float, float]]:
     """Up to ``max_standouts`` points (x, y in frame pixels) deep inside what differs from the
     tray by ``standout_colour``, the deepest first, at least half a die ``width`` apart, none
@@ -66,10 +69,10 @@ def standing_out(
     together and missed 12 dice it found). ``read`` holds the dice read so far (x, y, width): a
     part too large for a die that is a pile of dice falls apart without them and without its
     thin parts (a die against a cable: synthetic seeds 6871, 8419), and its pieces are looked
-    at."""
+    at. All this is done on the pyramid level where a die is ``die_pixels`` wide or more."""
     if params.max_standouts == 0 or width <= 0:
         return []
-    level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / _DIE_PIXELS, 1.0)))))
+    level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(width / die_pixels, 1.0)))))
     image = pyramid[level]
     factor = 2.0**level
     die = width / factor
