@@ -204,7 +204,7 @@ def test_small_dice_are_read_only_when_certain(monkeypatch: pytest.MonkeyPatch) 
 
 def test_small_dice_let_no_glimpse_go_as_faint(monkeypatch: pytest.MonkeyPatch) -> None:
     """Beside small dice, a weak peak glimpsed as a die (more than ``quick_no_die``) leaves the
-    frame (synthetic throw 2827: a small 1 touching a 1, glimpsed at 0.03)."""
+    frame (synthetic throw 2827: a small 1 touching a 1, glimpsed at 0.04)."""
     glimpse = _verdict(1, die=0.03, sure=0.01)
     for dice, reads in ((TWO, True), (SMALL, False)):
         corner = [*dice, Proposal(500.0, 400.0, dice[0].width, 0.3)]
@@ -216,10 +216,10 @@ def test_small_dice_let_no_glimpse_go_as_faint(monkeypatch: pytest.MonkeyPatch) 
 def test_beside_small_dice_every_peak_hints_and_a_die_found_leaves_the_frame(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Small dice touching are proposed as fewer, and the detector's peaks lie on the dice read
-    (synthetic throws 5090, 7490): a place standing out beside a die read is looked at. A die
-    found there, the detector having missed it, leaves the frame: small dice it misses lie in a
-    pile, and the rest of the pile may be missed too (synthetic throw 1636)."""
+    """Small dice touching are proposed as fewer, and the one missed stands out beside a die
+    read, near its peak (rows, throw 136): a place standing out beside a die read is looked at.
+    A die found there, the detector having missed it, leaves the frame: small dice it misses lie
+    in a pile, and the rest of the pile may be missed too (synthetic throw 1636)."""
     for dice, looked in ((TWO, False), (SMALL, True)):
         asked = _faked(monkeypatch, dice, SURE, [(125.0, 100.0)])
         assert quick_faces(pyramid_of(FRAME), PARAMS) is not None
