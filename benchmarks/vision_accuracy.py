@@ -22,6 +22,7 @@ import importlib
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from training.split import is_training  # noqa: E402
-from vision import ReaderParams, read  # noqa: E402
+from vision import Frame, ReaderParams, read  # noqa: E402
 from vision.evaluation import (  # noqa: E402
     LabelledDie,
     Score,
@@ -64,6 +65,18 @@ def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
     return labels
 
 
+def labelled_photos(folder: Path) -> Iterator[tuple[str, Frame, list[LabelledDie]]]:
+    """Each labelled image of a dataset folder, in name order: its path relative to the folder,
+    the image and its labelled dice; an image that cannot be read is skipped, with a message.
+    The benchmark reads them, and the training scripts cut their crops and trays from them."""
+    for image, dice in sorted(load_labels(folder).items()):
+        loaded = cv2.imread(str(folder / image))
+        if loaded is None:
+            print(f"  cannot read {image!r}, skipped", file=sys.stderr)
+            continue
+        yield image, np.asarray(loaded, dtype=np.uint8), dice
+
+
 def evaluate_folder(
     folder: Path, params: ReaderParams, show_failures: bool, scale: float = 1.0
 ) -> tuple[Score, Score]:
@@ -73,12 +86,8 @@ def evaluate_folder(
     total = Score()
     held_out = Score()
     seconds = 0.0
-    for image, dice in sorted(load_labels(folder).items()):
-        loaded = cv2.imread(str(folder / image))
-        if loaded is None:
-            print(f"  cannot read {image!r}, skipped", file=sys.stderr)
-            continue
-        frame = resized(np.asarray(loaded, dtype=np.uint8), scale)
+    for image, photo, dice in labelled_photos(folder):
+        frame = resized(photo, scale)
         dice = [die.scaled(scale) for die in dice]
         start = time.perf_counter()
         reading = read(frame, params)

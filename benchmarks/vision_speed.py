@@ -79,14 +79,15 @@ class Stages(NamedTuple):
 
 
 def _stage_times(frames: list[Frame], params: ReaderParams) -> Stages:
-    spent: dict[str, Any] = {}
+    spent: dict[str, float] = {}
+    gave: dict[str, bool] = {}
 
     def timed(name: str, stage: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kwargs: Any) -> Any:
             start = time.process_time()
             result = stage(*args, **kwargs)
             spent[name] = (time.process_time() - start) * 1000.0
-            spent[name + " read"] = result is not None
+            gave[name] = result is not None
             return result
 
         return run
@@ -98,12 +99,13 @@ def _stage_times(frames: list[Frame], params: ReaderParams) -> Stages:
     ):
         for frame in frames:
             spent.clear()
+            gave.clear()
             vision.classify._remembered.clear()
             start = time.process_time()
             read(frame, params)
             total = (time.process_time() - start) * 1000.0
             stages.fast.append(spent.get("fast", 0.0))
-            if spent.get("fast read"):
+            if gave.get("fast"):
                 stages = stages._replace(fast_read=stages.fast_read + 1)
             else:
                 stages.verify.append(spent.get("verify", 0.0))

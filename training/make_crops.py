@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from vision_accuracy import DATASETS, load_labels  # noqa: E402
+from vision_accuracy import DATASETS, labelled_photos  # noqa: E402
 
 from training.split import is_training  # noqa: E402
 from vision.blob_dice import without_faces_of_dice  # noqa: E402
@@ -295,14 +295,11 @@ def real(seed: int, sink: Sink, scales: tuple[float, ...] = (1.0,)) -> None:
         if not (folder / "labels.csv").exists():
             continue
         images = 0
-        for image, labels in sorted(load_labels(folder).items()):
+        for image, photo, labels in labelled_photos(folder):
             if not is_training(f"{folder.name}/{image}"):
                 continue
-            photo = cv2.imread(str(folder / image))
-            if photo is None:
-                continue
             for scale in scales:
-                frame = resized(np.asarray(photo, dtype=np.uint8), scale)
+                frame = resized(photo, scale)
                 _cut_photo(frame, [b.scaled(scale) for b in labels], rng, sink, source)
             images += 1
         print(f"  {folder.name}: {images} training photos, {len(sink.crops)} crops", flush=True)

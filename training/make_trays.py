@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from split import is_training  # noqa: E402
-from vision_accuracy import load_labels  # noqa: E402
+from vision_accuracy import labelled_photos  # noqa: E402
 
 from vision.crops import pyramid_of  # noqa: E402
 from vision.params import ReaderParams  # noqa: E402
@@ -85,11 +85,8 @@ def real(held_out: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
     for folder in sorted(DATASETS.iterdir()):
         if not (folder / "labels.csv").exists():
             continue
-        for image, labels in sorted(load_labels(folder).items()):
+        for image, photo, labels in labelled_photos(folder):
             if is_training(f"{folder.name}/{image}") == held_out:
-                continue
-            photo = cv2.imread(str(folder / image))
-            if photo is None:
                 continue
             found = find_pip_faces(photo, PARAMS)
             faces = verify(

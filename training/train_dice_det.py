@@ -25,11 +25,17 @@ import argparse
 import math
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.detect import normalised  # noqa: E402
 
 STRIDE = 8
 CELL = 4
@@ -105,12 +111,6 @@ def targets(shape: tuple[int, int], dice: np.ndarray) -> tuple[np.ndarray, np.nd
                     reg[:, jy, jx] = (gx - jx, gy - jy, math.log(width / 32.0))
                     mask[jy, jx] = 1.0 if centre else 0.3
     return heat, reg, mask
-
-
-def normal(image: np.ndarray) -> np.ndarray:
-    """As vision.detect.to_input, unpadded."""
-    x = image.astype(np.float32)
-    return (x - x.mean()) / (x.std() + 8.0)
 
 
 def focal(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
@@ -206,7 +206,7 @@ def main() -> int:
             for i in batch:
                 image, dice = augment(*data[i], rng, args.shift)
                 heat, reg, mask = targets(image.shape[:2], dice)
-                images.append(normal(image).transpose(2, 0, 1))
+                images.append(normalised(image)[0])
                 heats.append(heat)
                 regs.append(reg)
                 masks.append(mask)

@@ -57,15 +57,22 @@ def detect(half: Frame, least: float) -> list[Proposal]:
 
 
 def to_input(half: Frame) -> npt.NDArray[np.float32]:
-    """The network's input: 1×3×H×W float32, the image centred on its mean and scaled by its
-    spread, padded with zeros (its mean) on the right and below to multiples of `MULTIPLE`."""
-    image = np.ascontiguousarray(half, dtype=np.uint8)
-    mean, spread = (float(v[0, 0]) for v in cv2.meanStdDev(image.reshape(-1, 1)))
-    blob = cv2.dnn.blobFromImage(image, scalefactor=1.0 / (spread + 8.0), mean=(mean, mean, mean))
-    height, width = image.shape[:2]
+    """The network's input: `normalised`, padded with zeros (the image's mean) on the right and
+    below to multiples of `MULTIPLE`."""
+    blob = normalised(half)
+    height, width = blob.shape[2:]
     padded = np.zeros((1, 3, height + -height % MULTIPLE, width + -width % MULTIPLE), np.float32)
     padded[:, :, :height, :width] = blob
     return padded
+
+
+def normalised(image: Frame) -> npt.NDArray[np.float32]:
+    """The image (H×W×3 BGR uint8) as the network reads it, unpadded: 1×3×H×W float32, centred
+    on its mean and scaled by its spread (training/train_dice_det.py reads its trays so)."""
+    image = np.ascontiguousarray(image, dtype=np.uint8)
+    mean, spread = (float(v[0, 0]) for v in cv2.meanStdDev(image.reshape(-1, 1)))
+    blob = cv2.dnn.blobFromImage(image, scalefactor=1.0 / (spread + 8.0), mean=(mean, mean, mean))
+    return np.asarray(blob, dtype=np.float32)
 
 
 def _peaks(output: npt.NDArray[np.float64], least: float) -> list[Proposal]:
