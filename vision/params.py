@@ -203,7 +203,7 @@ class ReaderParams:
     quick_centred: float = 0.15
     quick_no_die: float = 0.02
     quick_faint: float = 0.05
-    quick_hint: float = 0.03
+    quick_hint: float = 0.05
     quick_strong: float = 0.4
     quick_least_width: float = 28.0
     quick_small_width: float = 32.0

@@ -282,7 +282,7 @@ def test_where_the_frame_stands_out_far_from_every_peak_of_the_detector_nothing_
     """A cable or a wall stands out from the tray far from any die: the detector, even weakly,
     sees nothing there, and the classifier is not asked (a peak under ``quick_hint`` is none)."""
     doubted = {**SURE, (200, 300, 0.0): _verdict(2, die=0.7, sure=0.6)}
-    for peaks in (TWO, [*TWO, Proposal(200.0, 300.0, 50.0, 0.02)]):
+    for peaks in (TWO, [*TWO, Proposal(200.0, 300.0, 50.0, 0.04)]):
         asked = _faked(monkeypatch, peaks, doubted, [(200.0, 300.0)])
         faces = quick_faces(pyramid_of(FRAME), PARAMS)
         assert faces is not None and len(faces) == 2
