@@ -208,11 +208,7 @@ def _looked_around(
 
     read = [(f.x, f.y, f.width) for f in faces]
     points = [p for p in pointed if not is_taken(*p)]
-    hints = [
-        p
-        for p in peaks
-        if small or not any(math.hypot(p.x - f.x, p.y - f.y) < EXPLAINED * f.width for f in faces)
-    ]
+    hints = [p for p in peaks if small or not _on_a_die(p.x, p.y, faces, EXPLAINED)]
     if hints:  # else no place standing out is near enough to one to be looked at
         pixels = SMALL_DIE_PIXELS if small else DIE_PIXELS
         points += [
@@ -295,9 +291,10 @@ def _points_past(
     return not _on_a_die(place.x, place.y, faces)
 
 
-def _on_a_die(x: float, y: float, faces: list[Face]) -> bool:
-    """Whether (x, y) lies on one of ``faces``' dice (within half its width of its centre)."""
-    return any(math.hypot(x - f.x, y - f.y) < 0.5 * f.width for f in faces)
+def _on_a_die(x: float, y: float, faces: list[Face], reach: float = 0.5) -> bool:
+    """Whether (x, y) lies on one of ``faces``' dice: within ``reach`` of its width of its
+    centre (half: anywhere on it)."""
+    return any(math.hypot(x - f.x, y - f.y) < reach * f.width for f in faces)
 
 
 def _overlap(faces: list[Face]) -> bool:
