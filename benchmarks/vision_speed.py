@@ -157,12 +157,13 @@ def main() -> int:
     args = parser.parse_args()
     cv2.setNumThreads(1)
     params = ReaderParams(use_detector=not args.no_fast_path)
-    yardstick = synthetic_frames(1) or photo_frames(1)
-    start_ms = _network_ms_per_crop(yardstick[0]) if yardstick else None
-    for name, frames in (
+    sets = (
         ("synthetic 6 dice", synthetic_frames(args.frames)),
         ("real photos 640x480", photo_frames(args.frames)),
-    ):
+    )
+    yardstick = next((frames[:1] for _, frames in sets if frames), [])
+    start_ms = _network_ms_per_crop(yardstick[0]) if yardstick else None
+    for name, frames in sets:
         if not frames:
             print(f"{name}: skipped (no frames)")
             continue
