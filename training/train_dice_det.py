@@ -35,11 +35,8 @@ from torch import nn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.detect import normalised  # noqa: E402
+from vision.detect import CELL, STRIDE, WIDTH_UNIT, normalised  # noqa: E402
 
-STRIDE = 8
-CELL = 4
-"""Halved-frame pixels per output cell."""
 BATCH = 32
 
 
@@ -108,7 +105,7 @@ def targets(shape: tuple[int, int], dice: np.ndarray) -> tuple[np.ndarray, np.nd
             for jx in range(ix - 1, ix + 2):
                 centre = jx == ix and jy == iy
                 if 0 <= jx < columns and 0 <= jy < rows and (centre or mask[jy, jx] < 1.0):
-                    reg[:, jy, jx] = (gx - jx, gy - jy, math.log(width / 32.0))
+                    reg[:, jy, jx] = (gx - jx, gy - jy, math.log(width / WIDTH_UNIT))
                     mask[jy, jx] = 1.0 if centre else 0.3
     return heat, reg, mask
 
