@@ -1,5 +1,8 @@
 """Dice reader accuracy on the labelled real photos in <repo>/../shared/datasets (and on synthetic
-throws once `vision.render` exists): dice recall, dice precision and throw accuracy per dataset.
+throws): per dataset, and per kind of scene where a folder mixes several, for all its photos and
+for those held out from training (by original photo): dice recall, dice precision, throws read
+exactly, silent misreads (throws read with the right count, every die valued, a value wrong: the
+table would score them wrongly) and the dice reported as seen but not read (None).
 
 Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--in-a-row N]
                                            [--failures] [--scale F] [--no-fast-path]
@@ -32,7 +35,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from training.split import is_training  # noqa: E402
+from training.split import is_training, original_photo  # noqa: E402
 from vision import Frame, ReaderParams, read  # noqa: E402
 from vision.evaluation import (  # noqa: E402
     LabelledDie,
@@ -77,15 +80,30 @@ def labelled_photos(folder: Path) -> Iterator[tuple[str, Frame, list[LabelledDie
         yield image, np.asarray(loaded, dtype=np.uint8), dice
 
 
+def scene_of(folder: str, image: str) -> str:
+    """The kind of scene a photo shows, for the figures by scene: the folder's name, and for
+    rune55-trainval the family its original photo's name tells (SOURCE.md there)."""
+    if folder != "rune55-trainval":
+        return folder
+    name = Path(original_photo(f"{folder}/{image}")).name
+    if name.startswith("PXL"):
+        return f"{folder} coloured dice in felt trays"
+    if name.isdigit():
+        return f"{folder} greyscale close-ups"
+    if name.startswith("IMG"):
+        return f"{folder} board game"
+    return f"{folder} oblique white tables"
+
+
 def evaluate_folder(
     folder: Path, params: ReaderParams, show_failures: bool, scale: float = 1.0
-) -> tuple[Score, Score]:
-    """Read every labelled image of one dataset, resized by ``scale``, and add up the score: of
-    all the images, and of the images held out from training the die classifier
-    (training/split.py)."""
-    total = Score()
-    held_out = Score()
+) -> dict[str, tuple[Score, Score]]:
+    """Read every labelled image of one dataset, resized by ``scale``, and add up the score by
+    kind of scene (`scene_of`): of all the images, and of the images held out from training
+    (training/split.py: by original photo)."""
+    scores: dict[str, tuple[Score, Score]] = {}
     seconds = 0.0
+    images = 0
     for image, photo, dice in labelled_photos(folder):
         frame = resized(photo, scale)
         dice = [die.scaled(scale) for die in dice]
@@ -93,14 +111,28 @@ def evaluate_folder(
         reading = read(frame, params)
         seconds += time.perf_counter() - start
         score = score_image(reading, dice)
-        total += score
+        scene = scene_of(folder.name, image)
+        total, held_out = scores.get(scene, (Score(), Score()))
         if not is_training(f"{folder.name}/{image}"):
             held_out += score
+        scores[scene] = (total + score, held_out)
+        images += 1
+        if images % 100 == 0:
+            print(f"  {folder.name}: {images} photos read", file=sys.stderr, flush=True)
         if show_failures and not score.throws_right:
             got = [v if v is not None else 0 for v in reading.values]
-            print(f"  {image}: read {sorted(got)} labelled {sorted(d.value or 0 for d in dice)}")
-    _print_time(folder.name, seconds, total.images)
-    return total, held_out
+            silent = " (silent)" if score.silent else ""
+            print(
+                f"  {image}: read {sorted(got)} labelled {sorted(d.value or 0 for d in dice)}"
+                f"{silent}"
+            )
+    _print_time(folder.name, seconds, images)
+    if len(scores) > 1:
+        scores[folder.name] = (
+            sum((t for t, _ in scores.values()), Score()),
+            sum((h for _, h in scores.values()), Score()),
+        )
+    return scores
 
 
 def _print_time(name: str, seconds: float, frames: int) -> None:
@@ -158,9 +190,10 @@ def _print_score(name: str, score: Score) -> None:
     print(
         f"{name}: images {score.images}, dice {score.labelled}, "
         f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
-        f"throw accuracy {score.throw_accuracy:.4f} "
-        f"(unread dice reported {score.unread}, precision of values read "
-        f"{score.value_precision:.4f})"
+        f"throw accuracy {score.throw_accuracy:.4f}, "
+        f"silent misreads {score.silent_misreads:.4f} ({score.silent} throws), "
+        f"dice reported None {score.unread}, precision of values read "
+        f"{score.value_precision:.4f}"
     )
 
 
@@ -196,10 +229,11 @@ def main() -> int:
         for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file()):
             if args.dataset and folder.name != args.dataset:
                 continue
-            score, held_out = evaluate_folder(folder, params, args.failures, args.scale)
-            name = folder.name if args.scale == 1.0 else f"{folder.name} at scale {args.scale:g}"
-            _print_score(name, score)
-            _print_score(f"{name} held out from training", held_out)
+            scores = evaluate_folder(folder, params, args.failures, args.scale)
+            for scene, (score, held_out) in scores.items():
+                name = scene if args.scale == 1.0 else f"{scene} at scale {args.scale:g}"
+                _print_score(name, score)
+                _print_score(f"{name} held out from training", held_out)
     for throws, in_a_row, name in (
         (args.synthetic, False, "synthetic"),
         (args.in_a_row, True, "synthetic in a row"),
@@ -214,9 +248,10 @@ def main() -> int:
             print(
                 f"{name} ({throws} throws): dice {synthetic.labelled}, "
                 f"per-die accuracy {synthetic.recall:.4f}, precision {synthetic.precision:.4f}, "
-                f"throw accuracy {synthetic.throw_accuracy:.4f} "
-                f"(unread {synthetic.unread}, precision of values read "
-                f"{synthetic.value_precision:.4f})"
+                f"throw accuracy {synthetic.throw_accuracy:.4f}, "
+                f"silent misreads {synthetic.silent_misreads:.4f} ({synthetic.silent} throws), "
+                f"dice reported None {synthetic.unread}, precision of values read "
+                f"{synthetic.value_precision:.4f}"
             )
             print(f"  dice not read right, by colour scheme: {_worst_schemes(by_scheme)}")
     return 0

@@ -1,11 +1,28 @@
-"""Which labelled real photos train the die classifier and which are held out to measure it."""
+"""Which labelled real photos train the reader's networks and which are held out to measure it."""
 
 from __future__ import annotations
 
+import re
 import zlib
+from pathlib import PurePosixPath
+
+_AUGMENTED = re.compile(r"^(?P<original>.+?)_(?:jpg|jpeg|png)\.rf\.[0-9a-f]+\.\w+$", re.IGNORECASE)
+"""A file name of an augmented copy exported by Roboflow: the original photo's name, then
+``_jpg.rf.<hash>.jpg``. Every copy of one original photo must fall on the same side."""
+
+
+def original_photo(name: str) -> str:
+    """The photo that ``name`` ("folder/images/file.jpg") is a copy of: for an augmented copy,
+    "folder/<original name>" (whatever sub-folder the copy lies in); else ``name`` itself."""
+    path = PurePosixPath(name)
+    match = _AUGMENTED.match(path.name)
+    if match is None:
+        return name
+    return f"{path.parts[0]}/{match['original']}"
 
 
 def is_training(name: str) -> bool:
-    """Whether the photo ``name`` ("folder/images/file.jpg") is in the training half (about 60 %);
-    a fixed hash of the name, so the split never changes between runs or machines."""
-    return zlib.crc32(name.encode("utf-8")) % 5 < 3
+    """Whether the photo ``name`` ("folder/images/file.jpg") is in the training part (about 60 %):
+    a fixed hash of the original photo's name (`original_photo`), so the split never changes
+    between runs or machines and augmented copies of one photo are never on both sides."""
+    return zlib.crc32(original_photo(name).encode("utf-8")) % 5 < 3

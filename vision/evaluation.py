@@ -66,8 +66,10 @@ def rendered_labels(dice: Iterable[RenderedDie]) -> list[LabelledDie]:
 @dataclass(frozen=True, slots=True)
 class Score:
     """Counts over one or more images: labelled dice, dice reported, dice found with the right
-    value, images, images whose multiset of values read equals the labelled one, and dice
-    reported as seen but unread (value None)."""
+    value, images, images whose multiset of values read equals the labelled one, dice reported
+    as seen but unread (value None), and images misread silently: as many dice reported as
+    labelled, every one with a value, and the values not the labelled ones (a throw the table
+    would score wrongly without a word)."""
 
     labelled: int = 0
     reported: int = 0
@@ -75,6 +77,7 @@ class Score:
     images: int = 0
     throws_right: int = 0
     unread: int = 0
+    silent: int = 0
 
     def __add__(self, other: Score) -> Score:
         return Score(
@@ -84,6 +87,7 @@ class Score:
             self.images + other.images,
             self.throws_right + other.throws_right,
             self.unread + other.unread,
+            self.silent + other.silent,
         )
 
     @property
@@ -107,6 +111,11 @@ class Score:
         """Images read exactly right (as a multiset of values) / images."""
         return self.throws_right / self.images if self.images else 1.0
 
+    @property
+    def silent_misreads(self) -> float:
+        """Images misread silently / images."""
+        return self.silent / self.images if self.images else 0.0
+
 
 def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
     """Match each reported die to the nearest free label within reach of its centre and count."""
@@ -117,7 +126,8 @@ def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
         (v if v is not None else 0) for v in (x.value for x in labels)
     )
     unread = sum(1 for v in reading.values if v is None)
-    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right), unread)
+    silent = not throw_right and not unread and len(reading.dice) == len(labels)
+    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right), unread, int(silent))
 
 
 def read_right(reading: Reading, labels: list[LabelledDie]) -> set[int]:

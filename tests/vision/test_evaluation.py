@@ -49,3 +49,23 @@ def test_the_labels_read_right_are_those_matched_to_a_die_of_their_value() -> No
     assert read_right(Reading((die(11.0, None), die(60.0, 5))), labels) == set()
     # The nearer of two dice on one label is matched to it.
     assert read_right(Reading((die(16.0, 4), die(9.0, 3))), labels) == {0}
+
+
+def test_a_throw_is_misread_silently_only_with_the_right_count_and_every_die_valued() -> None:
+    labels = [LabelledDie(0.0, 0.0, 20.0, 20.0, 3), LabelledDie(100.0, 0.0, 120.0, 20.0, 5)]
+
+    def reading(*dice: tuple[float, int | None]) -> Reading:
+        return Reading(
+            tuple(DieReading(v, (x, 10.0), Box(round(x) - 10, 0, 20, 20), 0.9) for x, v in dice)
+        )
+
+    right = score_image(reading((11.0, 3), (110.0, 5)), labels)
+    assert (right.throws_right, right.silent) == (1, 0)
+    wrong_value = score_image(reading((11.0, 3), (110.0, 6)), labels)
+    assert (wrong_value.throws_right, wrong_value.silent) == (0, 1)
+    assert wrong_value.silent_misreads == 1.0
+    # A die said to be unreadable, or a die missed or added, is seen by the table: not silent.
+    assert score_image(reading((11.0, 3), (110.0, None)), labels).silent == 0
+    assert score_image(reading((11.0, 3)), labels).silent == 0
+    assert score_image(reading((11.0, 3), (110.0, 5), (60.0, 2)), labels).silent == 0
+    assert (right + wrong_value).silent_misreads == 0.5

@@ -1,0 +1,40 @@
+"""Tests of the split of the labelled photos into training and held-out parts."""
+
+from __future__ import annotations
+
+import zlib
+
+from training.split import is_training, original_photo
+
+COPIES = [
+    f"rune55-trainval/images/{part}/{name}_jpg.rf.{digest}.jpg"
+    for part in ("train", "valid")
+    for name in ("00004", "PXL_20240519_181203411", "b1c2d3e4f5a6b7c8d9e0", "IMG_0612_jpeg")
+    for digest in ("062eb840e84b0978d0c605e5c86d3c6b", "4c1c965fe90e72deab19b7f97820fd01")
+]
+
+
+def test_augmented_copies_are_named_by_their_original_photo() -> None:
+    assert original_photo(COPIES[0]) == "rune55-trainval/00004"
+    assert original_photo("rune55-trainval/images/valid/IMG_0612_jpeg_jpg.rf.ab12.jpg") == (
+        "rune55-trainval/IMG_0612_jpeg"
+    )
+    # A photo that is no augmented copy is its own original.
+    assert original_photo("nell-byler-d6/images/IMG_2019_7.jpg") == (
+        "nell-byler-d6/images/IMG_2019_7.jpg"
+    )
+
+
+def test_every_copy_of_one_photo_falls_on_the_same_side() -> None:
+    sides: dict[str, set[bool]] = {}
+    for name in COPIES:
+        sides.setdefault(original_photo(name), set()).add(is_training(name))
+    assert len(sides) == 4
+    assert all(len(side) == 1 for side in sides.values())
+
+
+def test_photos_that_are_not_copies_keep_the_split_of_their_file_name() -> None:
+    names = [f"matteop65-wood/images/frame_{i:04d}.jpg" for i in range(200)]
+    assert [is_training(n) for n in names] == [zlib.crc32(n.encode()) % 5 < 3 for n in names]
+    share = sum(map(is_training, names)) / len(names)
+    assert 0.5 < share < 0.7
