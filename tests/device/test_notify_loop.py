@@ -15,6 +15,9 @@ from device.store import GameStore
 from engine.events import Banked, Thrown
 from tests.device.harness import config, open_rig
 
+MAX_STEPS = 1000
+"""A bound on every loop these tests drive: far more than a stop needs (under 200 steps)."""
+
 
 class Sink:
     def __init__(self) -> None:
@@ -48,6 +51,7 @@ def test_ready_and_watchdog_at_half_the_interval() -> None:
     ]
 
 
+@pytest.mark.timeout(60)
 def test_the_loop_steps_until_shut_down_and_pings_the_watchdog(tmp_path: Path) -> None:
     rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2]]))
     sink = Sink()
@@ -65,12 +69,30 @@ def test_the_loop_steps_until_shut_down_and_pings_the_watchdog(tmp_path: Path) -
             rate=20,
             notifier=notifier,
             stop=lambda c: c.state.phase.value == "decide",
+            max_steps=MAX_STEPS,  # a bug in the loop fails here instead of hanging the suite
         )
         assert rig.table.controller.state.turn.total == 1050
         assert 0 < steps < 200
         assert sink.messages.count("WATCHDOG=1") == pytest.approx(clock[0] / 0.5, abs=1.5)
         rig.table.controller.is_shut_down = True
-        assert run_loop(rig.table.controller, clock=lambda: clock[0], sleep=sleep) == 0
+        stopped = run_loop(
+            rig.table.controller, clock=lambda: clock[0], sleep=sleep, max_steps=MAX_STEPS
+        )
+        assert stopped == 0
+
+
+@pytest.mark.timeout(60)
+def test_the_loop_ends_after_max_steps_when_nothing_stops_it(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed"))
+    clock = rig.clock
+
+    def sleep(seconds: float) -> None:
+        clock[0] += seconds
+
+    with rig.table:
+        steps = run_loop(rig.table.controller, clock=lambda: clock[0], sleep=sleep, max_steps=7)
+        assert steps == 7
+        assert clock[0] == pytest.approx(7 / 20, abs=0.06)  # paced at the rate, by the fake sleep
 
 
 def test_history_lists_finished_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
