@@ -38,6 +38,7 @@ class EndRule(enum.Enum):
 
     ROUND = "round"  # the round is completed: every player has had the same number of turns
     LAST_TURN = "last-turn"  # every other player gets exactly one more turn
+    IMMEDIATE = "immediate"  # the game ends at once: the first bank to reach the target wins
 
 
 @dataclass(frozen=True, slots=True)

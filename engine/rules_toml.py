@@ -20,7 +20,7 @@ A file may start from a registered rule set (``base = "farkle"``) and override w
     points = 1000
 
 Top-level keys: name, description, source, base, dice, faces, keep ("choose" | "all"), hot_dice,
-target, end ("round" | "last-turn"), passing, and the tables entry and scoring.
+target, end ("round" | "last-turn" | "immediate"), passing, and the tables entry and scoring.
 """
 
 from __future__ import annotations

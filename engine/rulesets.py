@@ -1,6 +1,10 @@
-"""The built-in rule sets: greed, greed-koans, farkle and greed-house, registered by name."""
+"""The built-in rule sets, registered by name: greed, greed-koans, farkle and greed-house here, and
+every rule file shipped in the package (``engine/*.rules.toml``: pig).
+"""
 
 from __future__ import annotations
+
+from importlib import resources
 
 from engine.rules import (
     Combination,
@@ -11,6 +15,7 @@ from engine.rules import (
     ScoringTable,
     register_rules,
 )
+from engine.rules_toml import parse_rules
 
 GREED = register_rules(
     Rules(
@@ -78,3 +83,14 @@ GREED_HOUSE = register_rules(
         passing=True,
     )
 )
+
+
+def _register_shipped() -> None:
+    """Register the rule files shipped in the package, in name order."""
+    package = resources.files("engine")
+    for entry in sorted(package.iterdir(), key=lambda entry: entry.name):
+        if entry.name.endswith(".rules.toml"):
+            register_rules(parse_rules(entry.read_text(encoding="utf-8"), origin=entry.name))
+
+
+_register_shipped()

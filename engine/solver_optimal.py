@@ -7,7 +7,8 @@ of a turn; within the turn the player banks or throws, whichever wins more often
     V(k, n)  = max(bank(k, n), R(k, n))     (bank only where the entry rule allows it)
     R(k, n)  = P(bust)·(1 - W(s', j, i, 0)) + Σ_throws P·max_keeps V(k + s, n')
     bank     = 1 - W(s', j, i + k, 0)            before the target
-             = 1 - P(opponent passes i + k in one last turn)   at or past it (the end rules)
+             = 1 - P(opponent passes i + k in one last turn)   at or past it (the end rules;
+               1 where the game ends at once)
 
 (with passing, the opponent may instead take over the k points and n dice: ``W`` becomes
 ``max(W, R_opponent(k, n))``). Scores only grow, so states are solved in order of decreasing
@@ -17,7 +18,8 @@ i + j; the one cycle, a bust handing the turn to the opponent at the same scores
 Simplifications, all documented in the table: turn totals more than ``margin`` units past the
 target are banked without asking; ties count as losses for the player who must pass the leader
 (which never stops short of passing it, so it never ties); seats matter only under round-ending
-rules (`EndRule.ROUND`), where a second player reaching the target ends the game at once.
+rules (`EndRule.ROUND`), where a second player reaching the target ends the game at once. Under
+`EndRule.IMMEDIATE` (Pig) a bank reaching the target wins, so only totals up to it are stored.
 """
 
 from __future__ import annotations
@@ -138,6 +140,8 @@ class OptimalTable:
             if self.rules.passing:
                 theirs = max(theirs, self.roll(o, j, mine, k, n))
             return 1.0 - theirs  # type: ignore[no-any-return]
+        if self.rules.end is EndRule.IMMEDIATE:
+            return 1.0  # the first bank to reach the target wins at once
         if self.seats == 2 and s == 1:
             return 1.0  # round-ending rules: the second player completes the round and leads
         need = mine - j + 1
@@ -239,15 +243,37 @@ def _margin(reach: ReachTable, dice: int) -> int:
     return max(8, min(x, 80))
 
 
+def _layout(rules: Rules) -> tuple[int, int, int]:
+    """The table's target (units), margin (units) and seats for ``rules``."""
+    model = throw_model(rules, monotone=False)
+    target = -(-rules.target // model.unit)
+    if rules.end is EndRule.IMMEDIATE:
+        margin = 1  # a bank at the target wins: rolling on past it is never better
+    else:
+        margin = _margin(solve_reach(rules, target + 100), model.dice)
+    return target, margin, 2 if rules.end is EndRule.ROUND else 1
+
+
+def solve_work(rules: Rules) -> int:
+    """How many value look-ups one sweep of `solve_optimal` over ``rules`` makes: its cost.
+
+    That is the stored (score, score, turn total) states times the moves a throw allows, summed
+    over the numbers of dice; the solve takes about one second per 3 million on a desktop core.
+    """
+    model = throw_model(rules, monotone=False)
+    target, margin, seats = _layout(rules)
+    moves = sum(
+        len(dm.single_s) + sum(len(group.moves) for group in dm.choices) for dm in model.by_dice[1:]
+    )
+    totals = sum(target - i + margin - 1 for i in range(target))
+    return seats * target * totals * moves
+
+
 def solve_optimal(rules: Rules, *, progress: Progress | None = None) -> OptimalTable:
     """Solve ``rules`` (two players, its own target) exactly; see the module docstring."""
     began = time.perf_counter()
-    model = throw_model(rules, monotone=False)
-    unit = model.unit
-    target = -(-rules.target // unit)
-    probe = solve_reach(rules, target + 100)
-    margin = _margin(probe, model.dice)
-    seats = 2 if rules.end is EndRule.ROUND else 1
+    unit = throw_model(rules, monotone=False).unit
+    target, margin, seats = _layout(rules)
     table = OptimalTable(
         rules,
         unit,

@@ -306,8 +306,9 @@ def _end_turn(state: GameState, points: int, outcome: TurnOutcome) -> GameState:
     if final is None and outcome is TurnOutcome.BANKED and player.total >= rules.target:
         final = player.name
     following = (state.current + 1) % len(players)
-    over = final is not None and players[following].name == (
-        state.starter if rules.end is EndRule.ROUND else final
+    over = final is not None and (
+        rules.end is EndRule.IMMEDIATE
+        or players[following].name == (state.starter if rules.end is EndRule.ROUND else final)
     )
     passed = None
     left = state.turn.dice_left

@@ -6,11 +6,11 @@ race adjustments that points alone miss:
 - the entry rule exactly: until it has entered it plays `engine.solver_turn.solve_entry`, where a
   bust also costs the turns spent entering again (under OOPSLA Greed, whose first throw of a turn
   must score 300, one in five: a bust after entering costs about 770 points more than the turn);
-- it banks as soon as banking wins outright: under round-ending rules (OOPSLA Greed) the player
-  closing the round who banks at the target ends the game in the lead. Otherwise reaching the
-  target only hands the others a last turn to pass it, so it plays on for points as the table
-  says: a larger lead is harder to pass (banking at the target there loses games: greed-house
-  expert vs greedy:0.5 0.73 instead of 0.78);
+- it banks as soon as banking wins outright: at the target where the game ends at once (Pig),
+  and under round-ending rules (OOPSLA Greed) when the player closing the round banks at the
+  target in the lead. Otherwise reaching the target only hands the others a last turn to pass
+  it, so it plays on for points as the table says: a larger lead is harder to pass (banking at
+  the target there loses games: greed-house expert vs greedy:0.5 0.73 instead of 0.78);
 - on its last turn points no longer matter, only beating the leader, so it plays the reach table:
   the keep and the throws that give the best chance to pass the leader, never banking short of it.
 
@@ -64,10 +64,13 @@ def _dice_after(situation: Situation, keep: Keep) -> int:
 def banking_wins(situation: Situation) -> bool:
     """Whether banking now ends the game with the deciding player in the lead.
 
-    That is under round-ending rules (`EndRule.ROUND`) outside the final round, when the player
+    That is where the game ends at once (`EndRule.IMMEDIATE`) and the bank reaches the target;
+    and under round-ending rules (`EndRule.ROUND`) outside the final round, when the player
     closes the round and the bank reaches the target (everyone else is still short of it).
     """
     total = situation.my_score + situation.turn_total
+    if situation.rules.end is EndRule.IMMEDIATE:
+        return total >= situation.rules.target and situation.can_bank
     return (
         situation.rules.end is EndRule.ROUND
         and situation.ends_round

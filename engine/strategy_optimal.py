@@ -14,17 +14,17 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 from engine.scoring import Keep
-from engine.solver_model import throw_model
-from engine.solver_optimal import OptimalTable, solve_optimal
+from engine.solver_optimal import OptimalTable, solve_optimal, solve_work
 from engine.strategy_core import Situation, SituationStrategy, must_beat
 from engine.strategy_expert import Expert
 
 TableSource = Callable[[Rules], OptimalTable | None]
 
-# Targets (in units of 50 points) the engine solves by itself in memory when asked for a table:
-# up to ~10 s of pure Python on a desktop. Larger tables are the device's job (solved once and
-# cached on disk by device.tables.DiskTables, which the caller passes as `tables`).
-MEMORY_SOLVE_UNITS = 20
+# The largest solve (`engine.solver_optimal.solve_work`) the engine makes by itself in memory when
+# asked for a table: up to ~15 s of pure Python on a desktop (greed-house to 1000, 40 million;
+# pig to 100, 2.5 million). Larger tables are the device's job (solved once and cached on disk by
+# device.tables.DiskTables, which the caller passes as `tables`).
+MEMORY_SOLVE_WORK = 50_000_000
 
 _MEMORY: dict[Rules, OptimalTable] = {}
 
@@ -33,8 +33,7 @@ def memory_tables(rules: Rules) -> OptimalTable | None:
     """A `TableSource` solving small targets in memory (cached), None for larger ones."""
     table = _MEMORY.get(rules)
     if table is None:
-        units = -(-rules.target // throw_model(rules).unit)
-        if units > MEMORY_SOLVE_UNITS:
+        if solve_work(rules) > MEMORY_SOLVE_WORK:
             return None
         table = _MEMORY[rules] = solve_optimal(rules)
     return table

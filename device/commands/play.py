@@ -104,7 +104,7 @@ class TerminalGame:
         """Throw (or bank in DECIDE); False if the turn ended here."""
         game = self.game
         if game.phase is Phase.DECIDE:
-            if game.dice_to_throw == game.rules.dice and not game.set_aside:
+            if game.dice_to_throw == game.rules.dice > 1 and not game.set_aside:
                 self.write("Hot dice: every die has scored, you may throw them all again.")
             default = "b" if game.can_bank else "t"
             choices = "[t]hrow or [b]ank" if game.dice_to_throw else "[b]ank"
@@ -124,7 +124,9 @@ class TerminalGame:
         if game.last_turn is not before:
             self.write(f"  bust: {self.bust_reason()}, {player.name} loses the turn")
             return False
-        if game.phase is Phase.DECIDE:  # the rules set every scoring die aside
+        if game.phase is Phase.DECIDE and game.rules.dice == 1:  # one die: it counts, roll on
+            self.write(f"  turn total {game.turn_total}")
+        elif game.phase is Phase.DECIDE:  # the rules set every scoring die aside
             aside = format_dice(game.set_aside) if game.set_aside else "every die"
             self.write(f"  set aside {aside}, turn total {game.turn_total}")
         return True

@@ -31,7 +31,8 @@ def summary(rules: Rules) -> str:
     )
     passing = ", passing" if rules.passing else ""
     return (
-        f"{rules.dice} dice d{rules.faces}, {keep}, {entry}, target {rules.target} "
+        f"{rules.dice} {'die' if rules.dice == 1 else 'dice'} d{rules.faces}, {keep}, {entry}, "
+        f"target {rules.target} "
         f"({rules.end.value}){passing}"
     )
 

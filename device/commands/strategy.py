@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from device.commands.score import add_rules_option, resolve_rules
@@ -50,13 +51,18 @@ def run(args: argparse.Namespace) -> int:
         table = turn_table(rules)
         unit = table.model.unit
         bank_at = {str(n): k * unit for n, k in table.bank_at().items()}
-        expected = round(table.start * unit, 3)
+        expected = round(table.start * unit, 6)
         if args.json:
             print(
                 json.dumps({"rules": rules.name, "expected_points": expected, "bank_at": bank_at})
             )
         else:
-            print(f"{rules.name}: {expected:.1f} points per turn at best (entered, no target)")
+            # four significant digits, at least one decimal: 539.8 (farkle), 8.142 (pig)
+            decimals = max(1, 3 - int(math.log10(max(expected, 1.0))))
+            print(
+                f"{rules.name}: {expected:.{decimals}f} points per turn at best "
+                "(entered, no target)"
+            )
             for n, points in bank_at.items():
                 print(f"  {n} {'die' if n == '1' else 'dice'} left: bank at {points} or more")
         return 0
