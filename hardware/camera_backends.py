@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,32 +84,76 @@ class OpenCvCamera(Closing):
             self._capture = None
 
 
+PICAMERA2_INSTALL_HINT = (
+    "install Raspberry Pi OS's package (sudo apt install python3-picamera2) and create the "
+    "virtualenv with `python3 -m venv --system-site-packages`"
+)
+PICAMERA2_NUMPY_HINT = (
+    "apt's picamera2 is built against apt's numpy and the virtualenv has another numpy over it: "
+    "reinstall with systemd/install.sh (on Bookworm it applies systemd/constraints-bookworm.txt)"
+)
+
+
+def one_line(error: BaseException) -> str:
+    """``error`` as ``Type: first line of its message``, for a one-line report."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
+def import_picamera2() -> type:
+    """The ``Picamera2`` class; `BackendMissing` with a hint for any failure to import it.
+
+    picamera2 imports numpy, libcamera and simplejpeg when it loads, so besides `ImportError` a
+    numpy of another build raises ``ValueError: numpy.dtype size changed`` (or anything else).
+    """
+    try:
+        from picamera2 import Picamera2
+    except ImportError as error:
+        raise BackendMissing(
+            f"the picamera2 camera needs the picamera2 library ({one_line(error)}): "
+            f"{PICAMERA2_INSTALL_HINT}; or {SIMULATED_HINT}"
+        ) from error
+    except Exception as error:
+        hint = (
+            PICAMERA2_NUMPY_HINT
+            if "numpy" in str(error) or "dtype" in str(error)
+            else PICAMERA2_INSTALL_HINT
+        )
+        raise BackendMissing(
+            f"the picamera2 library does not load ({one_line(error)}): {hint}; or {SIMULATED_HINT}"
+        ) from error
+    camera_class: type = Picamera2
+    return camera_class
+
+
 class Picamera2Camera(Closing):
     """The Raspberry Pi camera through Picamera2 (imported only when this backend is chosen)."""
 
     def __init__(self, *, width: int = 1280, height: int = 960) -> None:
+        self._camera: object | None = None
+        camera_class = import_picamera2()
         try:
-            from picamera2 import Picamera2
-        except ImportError as error:
-            raise BackendMissing(
-                f"the picamera2 camera needs the picamera2 library ({error}): install Raspberry Pi "
-                "OS's package (sudo apt install python3-picamera2) and create the virtualenv with "
-                f"`python3 -m venv --system-site-packages`; or {SIMULATED_HINT}"
+            camera = camera_class()
+        except Exception as error:
+            raise CameraUnavailable(
+                f"no Raspberry Pi camera found ({one_line(error)}): is the ribbon cable seated "
+                f"and the camera enabled (rpicam-hello --list-cameras)? {SIMULATED_HINT}"
             ) from error
         try:
-            self._camera: object | None = Picamera2()
             # "RGB888" is laid out B, G, R in memory: the order OpenCV expects.
-            config = self._camera.create_preview_configuration(
+            config = camera.create_preview_configuration(
                 main={"format": "RGB888", "size": (width, height)}
             )
-            self._camera.configure(config)
-            self._camera.start()
-        except (RuntimeError, IndexError, OSError) as error:
-            self._camera = None
+            camera.configure(config)
+            camera.start()
+        except Exception as error:
+            with contextlib.suppress(Exception):
+                camera.close()
             raise CameraUnavailable(
-                f"no Raspberry Pi camera found ({error}): is the ribbon cable seated and the "
-                f"camera enabled? {SIMULATED_HINT}"
+                f"the Raspberry Pi camera does not start at {width}x{height} "
+                f"({one_line(error)}): is another program using it? {SIMULATED_HINT}"
             ) from error
+        self._camera = camera
 
     def read(self) -> Frame:
         """The next frame from the sensor."""

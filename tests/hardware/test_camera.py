@@ -85,18 +85,6 @@ def test_opencv_without_a_camera_says_what_to_do() -> None:
     assert isinstance(raised.value, OSError)
 
 
-def test_picamera2_missing_says_how_to_install() -> None:
-    pytest.importorskip("numpy")
-    try:
-        import picamera2  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("picamera2 is installed here")
-    with pytest.raises(ImportError, match=r"python3-picamera2.*--system-site-packages"):
-        open_camera("picamera2")
-
-
 class FakeRenderer:
     """Three tumbling frames and a settled one; the pixel value encodes the throw."""
 
