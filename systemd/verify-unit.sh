@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Checks systemd/dicekeeper.service (or the unit file given as $1) with `systemd-analyze verify`:
-# prints nothing and exits 0 when the unit is clean, prints the findings and exits 1 otherwise.
+# Checks systemd/dicekeeper.service (or the unit file given as $1) with `systemd-analyze verify`,
+# and its sandbox with `systemd-analyze security --offline=yes`: the exposure, alone and with the
+# keyboard-buttons.conf drop-in, must be at most $MAX_EXPOSURE (2.0 unless set). Prints the two
+# exposure lines and exits 0 when all is well; prints the findings and exits 1 otherwise.
 #
 # The unit starts /opt/dicekeeper/.venv/bin/dicekeeper, which exists only on an installed Pi, and
 # `systemd-analyze verify` reports a missing ExecStart binary. So the unit is verified as a copy
@@ -33,5 +35,27 @@ out="$(systemd-analyze verify "$work/dicekeeper.service" 2>&1 || true)"
 if [ -n "$out" ]; then
     echo "systemd-analyze verify $unit:"
     echo "$out"
+    exit 1
+fi
+
+# The exposure, as systemd-analyze rates it (0.0 best, 10.0 worst); --threshold takes tenths.
+max="${MAX_EXPOSURE:-2.0}"
+tenths="$(awk -v m="$max" 'BEGIN { printf "%d", m * 10 + 0.5 }')"
+cat "$work/dicekeeper.service" "$here/keyboard-buttons.conf" >"$work/dicekeeper-keyboard.service"
+status=0
+for copy in dicekeeper.service dicekeeper-keyboard.service; do
+    report="$(systemd-analyze security --offline=yes --threshold="$tenths" "$work/$copy" 2>&1)" ||
+        status=1
+    line="$(printf '%s\n' "$report" | grep 'Overall exposure level' || true)"
+    if [ -z "$line" ]; then
+        echo "verify-unit: systemd-analyze security gave no exposure for $copy:"
+        echo "$report"
+        exit 1
+    fi
+    echo "verify-unit: $copy: ${line#*: } (at most $max allowed)"
+done
+if [ "$status" -ne 0 ]; then
+    echo "verify-unit: the exposure is over $max; the findings:"
+    systemd-analyze security --offline=yes "$work/dicekeeper-keyboard.service" | grep -v '✓'
     exit 1
 fi
