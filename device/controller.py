@@ -387,7 +387,10 @@ class Controller:
         elif item.action is Action.NEW_GAME:
             self._new_game(self.session.rules, seats)
         elif item.action is Action.HISTORY:
-            self._menu = history_items(self.session.store.history())
+            try:
+                self._menu = history_items(self.session.store.history())
+            except StoreError as exc:
+                self._say(str(exc))
         elif item.action is Action.HINTS:
             self.hints = not self.hints
         elif item.action is Action.SHUT_DOWN:

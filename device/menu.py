@@ -96,6 +96,8 @@ def submenu(item: MenuItem) -> tuple[MenuItem, ...]:
 
 def history_line(game: StoredGame) -> str:
     """One finished game in a line: rules, winner(s) and the scores."""
+    if game.is_damaged:
+        return f"#{game.id} damaged, not shown"
     result = game.result or {}
     scores = result.get("scores")
     winners = result.get("winners")

@@ -78,6 +78,9 @@ class Session:
         stored = store.unfinished()
         if stored is None:
             return None
+        if stored.is_damaged:
+            store.set_aside(f"the saved game {stored.id} could not be resumed ({stored.damage})")
+            return None
         try:
             rules = rules_for(str(stored.start["rules"]), int(str(stored.start.get("target", 0))))
             computers = {str(k): str(v) for k, v in _mapping(stored.start.get("computers")).items()}

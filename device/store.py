@@ -3,13 +3,18 @@
 The store keeps games as opaque JSON: a game's start (whatever the device needs to rebuild it, e.g.
 the rule set and seats) and its events in order, each the engine's own JSON text. It never looks
 inside an event. Each write is one transaction (WAL journal, ``synchronous=FULL``), committed before
-the caller shows the event. A database that cannot be opened or fails its integrity check is moved
-aside under a timestamped name and a fresh one is created, with a notice saying where the old one
-went; it is never overwritten. A full disk raises `StoreFull` and writes nothing.
+the caller shows the event. A database that is damaged (not a database, malformed, failing its
+integrity check, tables with other columns) is moved aside under a timestamped name and a fresh one
+is created, with a notice saying where the old one went; it is never overwritten. A database that
+is only locked by another process or not writable is never moved aside: `StoreError` says so. A
+full disk raises `StoreFull` and writes nothing. A commit that fails (e.g. the disk's sync) is
+undone by a second transaction, so what was reported "not recorded" is not there after a restart.
+A stored game whose records cannot be decoded reads as a `StoredGame` with ``damage`` set.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -18,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from engine.errors import DicekeeperError
 
@@ -48,6 +54,13 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game, seq)
 );
 """
+_COLUMNS = {
+    "games": ("id", "started", "start", "finished", "result", "abandoned"),
+    "events": ("game", "seq", "event"),
+}
+# SQLite's primary result codes (``sqlite3.Error.sqlite_errorcode & 0xFF``).
+_SQLITE_BUSY, _SQLITE_LOCKED, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_NOTADB = 5, 6, 8, 11, 26
+_SQLITE_PERM, _SQLITE_CANTOPEN, _SQLITE_AUTH = 3, 14, 23
 
 
 class StoreError(DicekeeperError, OSError):
@@ -56,6 +69,10 @@ class StoreError(DicekeeperError, OSError):
 
 class StoreFull(StoreError):
     """The disk holding the store is full: the event was not written (and must not be applied)."""
+
+
+class _Damaged(sqlite3.DatabaseError):
+    """The database opened but is not the store's (wrong schema, failed integrity check)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +85,18 @@ class StoredGame:
     events: tuple[str, ...]
     finished: float | None = None
     result: Mapping[str, object] | None = None
+    damage: str = ""
+    """Why the game's records cannot be read ("" when they can); ``start`` is then empty."""
 
     @property
     def is_finished(self) -> bool:
         """Whether the game ended with a result."""
         return self.finished is not None
+
+    @property
+    def is_damaged(self) -> bool:
+        """Whether the game's stored records cannot be decoded."""
+        return bool(self.damage)
 
 
 def state_directory(
@@ -123,6 +147,8 @@ class GameStore:
                 raise StoreFull(_full_message(path)) from None
             if not path.exists():  # nothing to move aside: the directory itself is the problem
                 raise StoreError(f"cannot create the game store {str(path)!r}: {exc}") from None
+            if not _is_damaged(exc):  # locked, not writable, an I/O error: the file may be fine
+                raise StoreError(_open_message(path, exc)) from None
             moved = self._move_aside()
             self.notice = (
                 f"the game store {str(path)!r} could not be read ({exc}); "
@@ -143,15 +169,25 @@ class GameStore:
             db.execute("PRAGMA foreign_keys=ON")
             check = db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {check!r}")
+                raise _Damaged(f"integrity check failed: {check!r}")
             db.executescript(_SCHEMA)
+            for table, expected in _COLUMNS.items():
+                columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({table})"))
+                if columns != expected:
+                    raise _Damaged(
+                        f"table {table!r} has columns {columns!r}, expected {expected!r}"
+                    )
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version == 0:
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             elif version != SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(
-                    f"schema version {version!r}, expected {SCHEMA_VERSION}"
-                )
+                raise _Damaged(f"schema version {version!r}, expected {SCHEMA_VERSION}")
+            # A file that cannot be written (or is locked) is an error now, not at the first action.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            finally:
+                _rollback(db)
         except BaseException:
             db.close()
             raise
@@ -194,29 +230,67 @@ class GameStore:
             raise StoreError(f"the game store {str(self.path)!r} is closed")
         return self._db
 
-    def _write(self, statements: Sequence[tuple[str, tuple[object, ...]]]) -> int | None:
-        """Run ``statements`` in one transaction; returns the last row id."""
+    def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a query; `StoreError` when the database cannot be read."""
+        try:
+            rows: list[tuple[Any, ...]] = self.db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the game store {str(self.path)!r}: {exc}") from None
+        return rows
+
+    def _ids(self, sql: str, params: tuple[object, ...] = ()) -> list[int]:
+        """The first column of a query's rows, as whole numbers."""
+        return [int(row[0]) for row in self._read(sql, params)]
+
+    def _write(
+        self, statements: Sequence[tuple[str, tuple[object, ...]]], games: Sequence[int]
+    ) -> None:
+        """Run ``statements``, which change only the games ``games``, in one transaction.
+
+        When the commit itself fails, a second transaction puts those games back as they were:
+        the failed commit may have reached the journal (a sync error) and would otherwise come
+        back at the next start, after the caller was told the action was not recorded.
+        """
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
-            last: int | None = None
+            before = _snapshot(db, games)
             for sql, params in statements:
-                last = db.execute(sql, params).lastrowid
+                db.execute(sql, params)
+        except sqlite3.Error as exc:
+            _rollback(db)
+            raise self._not_written(exc) from None
+        try:
             db.execute("COMMIT")
         except sqlite3.Error as exc:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            if _is_full(exc):
-                raise StoreFull(_full_message(self.path)) from None
-            raise StoreError(f"cannot write to the game store {str(self.path)!r}: {exc}") from None
-        return last
+            _rollback(db)
+            try:
+                _restore(db, before)
+            except sqlite3.Error as second:
+                _rollback(db)
+                if not _is_full(exc):
+                    raise StoreError(
+                        f"cannot write to the game store {str(self.path)!r} ({exc}), nor undo "
+                        f"the attempt ({second}): the last action may have been recorded; "
+                        "restart dicekeeper to see the game as stored"
+                    ) from None
+            raise self._not_written(exc) from None
+
+    def _not_written(self, exc: sqlite3.Error) -> StoreError:
+        if _is_full(exc):
+            return StoreFull(_full_message(self.path))
+        return StoreError(
+            f"cannot write to the game store {str(self.path)!r} ({exc}): the last action was "
+            "not recorded and the game did not advance"
+        )
 
     def start_game(self, start: Mapping[str, object], events: Sequence[str] = ()) -> int:
         """Record a new game (its start record and first events, atomically); returns its id.
 
         Any game still unfinished is marked abandoned in the same transaction.
         """
-        game_id = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0]
+        (game_id,) = self._ids("SELECT COALESCE(MAX(id), 0) + 1 FROM games")
+        open_games = self._ids("SELECT id FROM games WHERE finished IS NULL AND abandoned = 0")
         statements: list[tuple[str, tuple[object, ...]]] = [
             ("UPDATE games SET abandoned = 1 WHERE finished IS NULL AND abandoned = 0", ()),
             (
@@ -228,8 +302,8 @@ class GameStore:
             ("INSERT INTO events (game, seq, event) VALUES (?, ?, ?)", (game_id, seq, event))
             for seq, event in enumerate(events)
         ]
-        self._write(statements)
-        return int(game_id)
+        self._write(statements, [game_id, *open_games])
+        return game_id
 
     def append(self, game_id: int, event: str) -> None:
         """Append one event (the engine's JSON text) to a game, committed before returning."""
@@ -248,9 +322,9 @@ class GameStore:
         In the same transaction, ``start`` replaces the game's start record (e.g. a computer
         player joined and the device must remember its strategy) and ``result`` finishes the game.
         """
-        seq = self.db.execute(
+        (seq,) = self._ids(
             "SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE game = ?", (game_id,)
-        ).fetchone()[0]
+        )
         statements: list[tuple[str, tuple[object, ...]]] = [
             ("INSERT INTO events (game, seq, event) VALUES (?, ?, ?)", (game_id, seq + i, e))
             for i, e in enumerate(events)
@@ -264,11 +338,11 @@ class GameStore:
             )
         if result is not None:
             statements.append(self._finish_statement(game_id, result))
-        self._write(statements)
+        self._write(statements, [game_id])
 
     def finish(self, game_id: int, result: Mapping[str, object]) -> None:
         """Mark a game finished with its result (e.g. the winner and final scores)."""
-        self._write([self._finish_statement(game_id, result)])
+        self._write([self._finish_statement(game_id, result)], [game_id])
 
     def _finish_statement(
         self, game_id: int, result: Mapping[str, object]
@@ -280,44 +354,52 @@ class GameStore:
 
     def abandon(self, game_id: int) -> None:
         """Mark an unfinished game abandoned (it will not be resumed)."""
-        self._write([("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))])
+        self._write([("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))], [game_id])
 
     def unfinished(self) -> StoredGame | None:
-        """The game to resume: the latest one neither finished nor abandoned, if any."""
-        row = self.db.execute(
+        """The game to resume: the latest one neither finished nor abandoned, if any.
+
+        A game whose records cannot be decoded comes back with ``damage`` saying why.
+        """
+        ids = self._ids(
             "SELECT id FROM games WHERE finished IS NULL AND abandoned = 0 ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else self.game(int(row[0]))
+        )
+        return self.game(ids[0]) if ids else None
 
     def game(self, game_id: int) -> StoredGame:
-        """One stored game with its events."""
-        row = self.db.execute(
-            "SELECT id, started, start, finished, result FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        if row is None:
+        """One stored game with its events (``damage`` set when they cannot be decoded)."""
+        # Read as bytes and decoded here: a stray byte is a damaged game, not a failed query.
+        rows = self._read(
+            "SELECT started, CAST(start AS BLOB), finished, CAST(result AS BLOB) "
+            "FROM games WHERE id = ?",
+            (game_id,),
+        )
+        if not rows:
             raise StoreError(f"no game {game_id!r} in the game store {str(self.path)!r}")
-        events = tuple(
-            e
-            for (e,) in self.db.execute(
-                "SELECT event FROM events WHERE game = ? ORDER BY seq", (game_id,)
+        started, start, finished, result = rows[0]
+        events = self._read(
+            "SELECT seq, CAST(event AS BLOB) FROM events WHERE game = ? ORDER BY seq", (game_id,)
+        )
+        try:
+            return StoredGame(
+                id=game_id,
+                started=_number(started, "its start time"),
+                start=_json_mapping(start, "its start record"),
+                events=tuple(_text(e, f"its event {seq}") for seq, e in events),
+                finished=None if finished is None else _number(finished, "its end time"),
+                result=None if result is None else _json_mapping(result, "its result"),
             )
-        )
-        return StoredGame(
-            id=row[0],
-            started=row[1],
-            start=json.loads(row[2]),
-            events=events,
-            finished=row[3],
-            result=None if row[4] is None else json.loads(row[4]),
-        )
+        except _BadRecord as exc:
+            started_at = started if isinstance(started, (int, float)) else 0.0
+            finished_at = finished if isinstance(finished, (int, float)) else None
+            return StoredGame(game_id, started_at, {}, (), finished_at, None, damage=str(exc))
 
     def history(self, limit: int = 50) -> list[StoredGame]:
-        """Finished games, newest first."""
-        ids = self.db.execute(
-            "SELECT id FROM games WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?",
-            (limit,),
-        ).fetchall()
-        return [self.game(int(i)) for (i,) in ids]
+        """Finished games, newest first (a damaged one with ``damage`` set, see `game`)."""
+        ids = self._ids(
+            "SELECT id FROM games WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?", (limit,)
+        )
+        return [self.game(i) for i in ids]
 
     def close(self) -> None:
         """Close the connection (idempotent)."""
@@ -340,6 +422,105 @@ class GameStore:
 def _connect(path: Path) -> sqlite3.Connection:
     # Autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT) in `_write`.
     return sqlite3.connect(path, isolation_level=None, timeout=5.0)
+
+
+class _BadRecord(ValueError):
+    """A stored value that does not decode (not UTF-8, not JSON, not the expected shape)."""
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, bytes):
+        raise _BadRecord(f"{what} is {value!r}, not text")
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _BadRecord(f"{what} is not UTF-8 text (byte {exc.start}: {value[:40]!r})") from None
+
+
+def _json_mapping(value: object, what: str) -> Mapping[str, object]:
+    text = _text(value, what)
+    try:
+        decoded = json.loads(text)
+    except ValueError as exc:
+        raise _BadRecord(f"{what} is not JSON ({exc}): {text[:40]!r}") from None
+    if not isinstance(decoded, dict):
+        raise _BadRecord(f"{what} is not a JSON object: {text[:40]!r}")
+    return decoded
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _BadRecord(f"{what} is {value!r}, not a number")
+    return float(value)
+
+
+_Snapshot = dict[int, tuple[tuple[object, ...] | None, int]]
+
+
+def _snapshot(db: sqlite3.Connection, games: Sequence[int]) -> _Snapshot:
+    """Each game's row (None if absent, the texts as bytes) and its last event's number."""
+    before: _Snapshot = {}
+    for game_id in games:
+        row = db.execute(
+            "SELECT started, CAST(start AS BLOB), finished, CAST(result AS BLOB), abandoned "
+            "FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        last = db.execute(
+            "SELECT COALESCE(MAX(seq), -1) FROM events WHERE game = ?", (game_id,)
+        ).fetchone()[0]
+        before[game_id] = (None if row is None else tuple(row), int(last))
+    return before
+
+
+def _restore(db: sqlite3.Connection, before: _Snapshot) -> None:
+    """Put the games of ``before`` back as they were, in one transaction."""
+    db.execute("BEGIN IMMEDIATE")
+    for game_id, (row, last) in before.items():
+        db.execute("DELETE FROM events WHERE game = ? AND seq > ?", (game_id, last))
+        if row is None:
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        else:
+            db.execute(
+                "UPDATE games SET started = ?, start = CAST(? AS TEXT), finished = ?, "
+                "result = CAST(? AS TEXT), abandoned = ? WHERE id = ?",
+                (*row, game_id),
+            )
+    # Writing the header page always adds a commit to the WAL journal, where it replaces the
+    # failed commit's pages: without it an undo that changed nothing would leave them there.
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    db.execute("COMMIT")
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    if db.in_transaction:
+        # The connection may have ended the transaction itself (e.g. after an I/O error).
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+
+
+def _is_damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether an error opening the database says its file is damaged (not merely unusable now)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, _Damaged) or (
+        code is not None and (code & 0xFF) in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+    )
+
+
+def _open_message(path: Path, exc: sqlite3.Error) -> str:
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    if primary in (_SQLITE_BUSY, _SQLITE_LOCKED):
+        return (
+            f"the game store {str(path)!r} is locked by another process ({exc}): is dicekeeper "
+            "already running? Stop it (systemctl stop dicekeeper) and try again"
+        )
+    if primary in (_SQLITE_READONLY, _SQLITE_PERM, _SQLITE_CANTOPEN, _SQLITE_AUTH):
+        return (
+            f"the game store {str(path)!r} cannot be opened for writing ({exc}): check that "
+            "the file and its folder belong to the user running dicekeeper"
+        )
+    return f"cannot open the game store {str(path)!r}: {exc}"
 
 
 def _is_full(exc: sqlite3.Error) -> bool:

@@ -1,4 +1,8 @@
-"""`dicekeeper history [--config FILE] [--json]`: the finished games kept in the game store."""
+"""`dicekeeper history [--config FILE] [--json]`: the finished games kept in the game store.
+
+A game whose stored records cannot be decoded is left out with a line on stderr naming it, and the
+exit status is then 2.
+"""
 
 from __future__ import annotations
 
@@ -27,12 +31,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Print the finished games."""
+    """Print the finished games; a damaged one gets a line on stderr and the exit status 2."""
     config = load_config(args.config)
     with GameStore.in_directory(state_directory(config.state.directory)) as store:
         if store.notice:
             print(f"dicekeeper history: {store.notice}", file=sys.stderr)
-        games = store.history(max(0, args.limit))
+        stored = store.history(max(0, args.limit))
+    damaged = [game for game in stored if game.is_damaged]
+    games = [game for game in stored if not game.is_damaged]
+    for game in damaged:
+        print(
+            f"dicekeeper history: game {game.id} in {str(store.path)!r} is damaged and not "
+            f"shown: {game.damage}",
+            file=sys.stderr,
+        )
     for game in games:
         if args.json:
             print(
@@ -44,6 +56,6 @@ def handle(args: argparse.Namespace) -> int:
         else:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished or game.started))
             print(f"{when}  {history_line(game)}")
-    if not games and not args.json:
+    if not stored and not args.json:
         print("no finished games yet")
-    return 0
+    return 2 if damaged else 0
