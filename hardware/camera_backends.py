@@ -12,6 +12,7 @@ import numpy as np
 from hardware.backends import Closing, Registry
 from hardware.camera import Camera, Frame
 from hardware.errors import BackendMissing, CameraUnavailable, InvalidOption, ReplayEnded
+from hardware.image_files import ImageUnreadable, read_image
 from hardware.simulated_camera import SimulatedCamera, UnpluggedCamera
 
 if TYPE_CHECKING:
@@ -234,9 +235,10 @@ class ReplayCamera(Closing):
             self._index = 0
         image_path = self._images[self._index]
         self._index += 1
-        still = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-        if still is None:
-            raise CameraUnavailable(f"cannot read image {str(image_path)!r}")
+        try:
+            still = read_image(image_path)
+        except ImageUnreadable as exc:
+            raise CameraUnavailable(f"the replay's frame cannot be read: {exc}") from None
         return as_bgr(still, source=repr(str(image_path)))
 
     def _ended(self) -> str:

@@ -1,8 +1,9 @@
 """`dicekeeper read [--json] [--annotate DIR] IMAGE ...`: read the dice in still images.
 
 With ``--json`` one line per image: ``{"image": PATH, "dice": [{"value", "x", "y", "w", "h",
-"confidence"}, ...]}``. A file that is not an image gets a one-line error on stderr naming it; the
-other images are still read, and the exit status is then 2.
+"confidence"}, ...]}``. A file that is not an image, or whose header declares an image too large
+to read (checked before decoding), gets a one-line error on stderr naming it; the other images are
+still read, and the exit status is then 2.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
+from hardware.image_files import ImageUnreadable, read_image
 from vision import InvalidFrame, Reading, read
 from vision.annotate import annotate
 
@@ -70,13 +71,16 @@ def run(args: argparse.Namespace) -> int:
         annotate_dir.mkdir(parents=True, exist_ok=True)
     for image in args.images:
         problem = _unreadable(image)
-        loaded = cv2.imread(image, cv2.IMREAD_COLOR) if problem is None else None
-        if loaded is None:
-            problem = problem or "is not an image (cannot be read)"
+        if problem is not None:
             print(f"dicekeeper read: {image!r} {problem}", file=sys.stderr)
             failed = True
             continue
-        frame = np.asarray(loaded, dtype=np.uint8)
+        try:
+            frame = read_image(image)
+        except ImageUnreadable as exc:
+            print(f"dicekeeper read: {exc}", file=sys.stderr)
+            failed = True
+            continue
         try:
             reading = read(frame)
         except InvalidFrame as exc:
