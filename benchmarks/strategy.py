@@ -1,6 +1,7 @@
 """Computer players measured: solve time and memory of the optimal table per rule set, its size,
 the first player's predicted chance of winning against the one measured in optimal self-play, and
-head-to-head win rates (optimal vs expert, expert vs greedy dials) with 95% Wilson intervals.
+head-to-head win rates (optimal vs expert, expert vs greedy dials) with 95% Wilson intervals;
+for pig, the solvers' turn expectation and first player's chance beside the published ones.
 
 Usage: python benchmarks/strategy.py [--rules NAME ...] [--target POINTS] [--games N] [--seed S]
                                      [--cache DIR] [--json]
@@ -32,6 +33,12 @@ from engine.state import Phase  # noqa: E402
 from engine.strategy import find_strategy  # noqa: E402
 from engine.strategy_expert import turn_table  # noqa: E402
 from engine.strategy_play import play_game  # noqa: E402
+
+# Published exact results, printed beside the solvers' own: rules name -> (source, turn EV,
+# first player's chance). Pig: hold at 20 for the most points a turn; 53.06% for the starter.
+PUBLISHED = {
+    "pig": ('Neller & Presser, "Optimal Play of the Dice Game Pig" (2004)', 8.1418, 0.530593)
+}
 
 PAIRS = (
     ("optimal", "expert"),
@@ -136,13 +143,20 @@ def measure(name: str, target: int | None, games: int, seed: int, cache: Path) -
         "first_player": self_play(rules, table, games, seed, tables),
         "head_to_head": [head_to_head(rules, a, b, games, seed + 1, tables) for a, b in PAIRS],
     }
+    if name in PUBLISHED and target in (None, rules.target):
+        source, points, first = PUBLISHED[name]
+        report["published"] = {
+            "source": source,
+            "expected_points": [round(turn.start * turn.model.unit, 4), points],
+            "first_player_wins": [round(table.first_player_wins(), 6), first],
+        }
     return report
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--rules", nargs="*", default=["greed-koans", "greed", "farkle", "greed-house"]
+        "--rules", nargs="*", default=["greed-koans", "greed", "farkle", "greed-house", "pig"]
     )
     parser.add_argument("--target", type=int, help="play every rule set to this target")
     parser.add_argument("--games", type=int, default=2000)
@@ -165,6 +179,13 @@ def main() -> int:
             f"peak RSS {report['peak_rss_mb']} MB, loaded in {report['load_seconds']} s"
         )
         print(f"  one decision (microseconds): {report['decision_us']}")
+        if "published" in report:
+            paper = report["published"]
+            print(
+                f"  solved vs published ({paper['source']}): turn EV "
+                f"{paper['expected_points'][0]} vs {paper['expected_points'][1]}, first player "
+                f"{paper['first_player_wins'][0]:.6f} vs {paper['first_player_wins'][1]:.6f}"
+            )
         print(
             f"  first player: predicted {fp['predicted']}, measured {fp['measured']} "
             f"(95% CI {fp['ci95'][0]}-{fp['ci95'][1]}) {'agree' if fp['agree'] else 'DISAGREE'}"

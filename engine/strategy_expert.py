@@ -158,5 +158,6 @@ class Expert(SituationStrategy):
         table = self._table(situation)
         if situation.dice_left:
             bank = table.bank_at().get(situation.dice_left, 0) * table.model.unit
-            return f"banks at {bank} with {situation.dice_left} dice"
+            dice = "1 die" if situation.dice_left == 1 else f"{situation.dice_left} dice"
+            return f"banks at {bank} with {dice}"
         return "expected points first"

@@ -5,8 +5,9 @@ so that every player goes first equally often, and prints each player's wins wit
 confidence interval and the mean number of turns per game (``--json``: ``{"rules": NAME,
 "games": N, "players": [{"name", "wins", "win_rate", "ci95": [LO, HI], "ties"}, ...],
 "mean_turns": FLOAT, "seed": S, "target": T}``). ``--plot`` draws score trajectories with Pillow.
-``optimal`` uses the cached table (see `dicekeeper strategy --solve`), solving targets up to
-5,000 on demand, else it plays ``expert`` (said on stderr).
+``optimal`` uses the cached table (see `dicekeeper strategy --solve`), solving small tables on
+demand (`device.tables.DiskTables`: pig to 100, greed to 5,000), else it plays ``expert`` (said
+on stderr).
 """
 
 from __future__ import annotations

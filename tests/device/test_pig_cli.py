@@ -1,0 +1,105 @@
+"""Pig at the command line: listed, solved, played in a tournament, in the terminal and the demo."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.cli import main
+from device.commands.play import TerminalGame
+from device.commands.rules import summary
+from engine.game import Game, Phase
+from engine.rules import find_rules
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> object:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_pig_is_listed_with_one_die(capsys: pytest.CaptureFixture[str]) -> None:
+    listed = run_json(capsys, "rules", "--json")
+    assert isinstance(listed, list) and "pig" in [entry["name"] for entry in listed]
+    assert summary(find_rules("pig")).startswith("1 die d6, ")
+    assert "target 100 (immediate)" in summary(find_rules("pig"))
+
+
+def test_turn_ev_of_pig(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "strategy", "--rules", "pig", "--turn-ev", "--json")
+    assert data == {"rules": "pig", "expected_points": pytest.approx(8.1418, abs=5e-5),
+                    "bank_at": {"1": 20}}  # fmt: skip
+    assert main(["strategy", "--rules", "pig", "--turn-ev"]) == 0
+    out = capsys.readouterr().out
+    assert "pig: 8.142 points per turn" in out and "1 die left: bank at 20 or more" in out
+
+
+def test_solve_pig(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "strategy", "--rules", "pig", "--solve", "--json")
+    assert isinstance(data, dict)
+    assert data["first_player_wins"] == 0.530593 and data["target"] == 100
+    assert Path(data["path"]).exists()
+    again = run_json(capsys, "strategy", "--rules", "pig", "--solve", "--json")  # from the cache
+    assert isinstance(again, dict) and again["first_player_wins"] == 0.530593
+
+
+def test_tournament_plays_optimal_from_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["tournament", "--rules", "pig", "--players", "optimal,expert", "--games", "20"]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "it plays expert" not in captured.err  # optimal has its table
+    data = json.loads(captured.out)
+    assert data["target"] == 100 and sum(row["wins"] for row in data["players"]) == 20
+
+
+def test_play_in_the_terminal_ends_at_the_first_bank_to_100() -> None:
+    game = Game(find_rules("pig"), ["Ann", "Bob"], rng=random.Random(5))
+    lines: list[str] = []
+
+    def answer(question: str) -> str:
+        lines.append(question)
+        return "t" if game.turn_total < 20 else "b"
+
+    assert TerminalGame(game, read=answer, write=lines.append).play() == 0
+    assert game.phase is Phase.OVER
+    totals = sorted(p.total for p in game.players)
+    assert totals[0] < 100 <= totals[1]
+    text = "\n".join(lines)
+    assert "1 die to throw" in text and "Hot dice" not in text and "1 dice" not in text
+
+
+def test_demo_plays_pig_with_one_die(tmp_path: Path) -> None:
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    command = ["demo", "--rules", "pig", "--target", "30", "--seed", "2", "--fast"]
+    result = subprocess.run(
+        [sys.executable, "-m", "device", *command, "--screenshots", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    match = re.search(r"^winner: (\w+) \((.*)\)$", result.stdout, re.MULTILINE)
+    assert match is not None, result.stdout[-2000:]
+    scores = sorted(int(points) for points in re.findall(r"\w+ (\d+)", match.group(2)))
+    assert scores[0] < 30 <= scores[1]  # the game ended at the first bank to the target
+    assert re.search(r"^dice: \[\d\]$", result.stdout, re.MULTILINE)  # one die on the screen
+    assert "throw 1 die for" in result.stdout
+    assert (tmp_path / "final-screen.png").stat().st_size > 0
