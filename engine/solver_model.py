@@ -3,7 +3,8 @@
 A solver does not care which dice show, only what a throw lets the player do next: set aside a
 keep scoring ``s`` and go on with ``n'`` dice. `ThrowModel` lists, for each number of dice, the
 distinct sets of such moves with their probability, in score *units* (the greatest common divisor
-of every score, the entry threshold and the target: 50 for the built-in rule sets).
+of every score and the entry threshold: 50 for greed and farkle, 1 for pig; the solvers round the
+target up to whole units).
 
 Throws allowing the same moves are merged. For a solver whose values never fall as the turn total
 grows (the expert's expected points), `throw_model` also keeps, of the keeps leaving the same number

@@ -262,7 +262,7 @@ def save_plot(path: str, rules: Rules, standings: list[Standing], *, games: int 
     draw.rectangle((left, top, left + plot_w, top + plot_h), outline="black")
     goal = point(0, rules.target)[1]
     draw.line((left, goal, left + plot_w, goal), fill=(180, 180, 180))
-    for tick in range(0, high + 1, max(500, high // 5 // 500 * 500)):
+    for tick in range(0, high + 1, tick_step(high)):
         y = point(0, tick)[1]
         draw.text((8, y - 6), str(tick), fill="black")
     step = max(1, longest // 10)
@@ -286,6 +286,15 @@ def save_plot(path: str, rules: Rules, standings: list[Standing], *, games: int 
         draw.line((width - right + 15, y + 6, width - right + 45, y + 6), fill=colour, width=3)
         draw.text((width - right + 52, y), standing.name, fill="black")
     image.save(path)
+
+
+def tick_step(high: int) -> int:
+    """The score axis's step: the least of 1, 2, 5, 10, 20, 50... giving at most 7 ticks to
+    ``high`` (2000 for 10,000, 500 for 3000, 20 for pig's 100)."""
+    step = 1
+    while step * 6 < high:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return step
 
 
 def _mean_trajectory(trajectories: list[list[int]], length: int) -> list[int]:

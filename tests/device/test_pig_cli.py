@@ -15,6 +15,7 @@ import pytest
 from device.cli import main
 from device.commands.play import TerminalGame
 from device.commands.rules import summary
+from device.commands.tournament import tick_step
 from engine.game import Game, Phase
 from engine.rules import find_rules
 
@@ -56,13 +57,21 @@ def test_solve_pig(capsys: pytest.CaptureFixture[str]) -> None:
     assert isinstance(again, dict) and again["first_player_wins"] == 0.530593
 
 
-def test_tournament_plays_optimal_from_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tournament_plays_optimal_from_its_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     argv = ["tournament", "--rules", "pig", "--players", "optimal,expert", "--games", "20"]
-    assert main([*argv, "--json"]) == 0
+    assert main([*argv, "--json", "--plot", str(tmp_path / "pig.png")]) == 0
     captured = capsys.readouterr()
     assert "it plays expert" not in captured.err  # optimal has its table
     data = json.loads(captured.out)
     assert data["target"] == 100 and sum(row["wins"] for row in data["players"]) == 20
+    assert (tmp_path / "pig.png").stat().st_size > 0
+
+
+def test_the_plot_marks_scores_in_round_steps_at_any_scale() -> None:
+    assert [tick_step(high) for high in (100, 3000, 5000, 10_000)] == [20, 500, 1000, 2000]
+    assert all(high // tick_step(high) <= 6 for high in range(1, 20_000, 7))
 
 
 def test_play_in_the_terminal_ends_at_the_first_bank_to_100() -> None:
