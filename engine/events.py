@@ -57,6 +57,22 @@ class Thrown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Corrected(Event):
+    """The players corrected the last throw of ``player``: it showed ``dice``, not what was read.
+
+    ``read`` is the reading as the camera read it (0 for a die it could not read), ``by`` who
+    corrected ("buttons", "keyboard", "web"). Allowed until the table moves on (see
+    `engine.state.GameState.can_correct`); replay puts ``dice`` in place of the last throw.
+    """
+
+    type: ClassVar[str] = "corrected"
+    player: str
+    read: tuple[int, ...]
+    dice: tuple[int, ...]
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class Kept(Event):
     """The current player set these scoring dice aside (rules where the player chooses)."""
 
@@ -111,6 +127,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PlayerAdded,
         PlayerRemoved,
         Thrown,
+        Corrected,
         Kept,
         Banked,
         PassTaken,
@@ -141,6 +158,10 @@ def event_from_json(data: object) -> Event:
         if name == "dice":
             if not isinstance(value, list) or not all(type(v) is int and v >= 1 for v in value):
                 raise InvalidEvent(f"event {data!r}: dice must be a list of whole numbers >= 1")
+            value = tuple(value)
+        elif name == "read":
+            if not isinstance(value, list) or not all(type(v) is int and v >= 0 for v in value):
+                raise InvalidEvent(f"event {data!r}: read must be a list of whole numbers >= 0")
             value = tuple(value)
         elif name == "points":
             if type(value) is not int:

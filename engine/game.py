@@ -21,6 +21,7 @@ Public API (all in this module unless noted)::
     game.bank()               # end the turn, adding the turn total
     game.take_passed() / game.decline_passed()         # house rules' passing
     game.next_player()        # end the current turn without scoring (forfeit / skip)
+    game.correct(dice, by="buttons")  # the last throw showed these dice (until the next decision)
     game.restart()            # same players and order, empty histories
     game.apply(event)         # any request as its event (what replay does)
     Game.replay(rules, events, rng=None) -> Game        # rebuild from events (e.g. from SQLite)
@@ -54,6 +55,7 @@ from engine.dice import Throw
 from engine.errors import GameOver, PlayerError
 from engine.events import (
     Banked,
+    Corrected,
     Event,
     Kept,
     PassDeclined,
@@ -147,6 +149,26 @@ class Game:
         last = self._state.last_turn
         assert last is not None
         return last[1]
+
+    def correct(
+        self, dice: Throw | str | Sequence[int], *, by: str = "", read: Sequence[int] = ()
+    ) -> Throw:
+        """Put ``dice`` in place of the last throw, which was misread (before the table moves on).
+
+        ``read`` is the reading as read (0 for an unreadable die; the last throw's dice when
+        empty) and ``by`` who corrected. Raises `WrongPhase` once keeps were chosen, the turn
+        was banked or the dice were thrown again.
+        """
+        if isinstance(dice, Throw):
+            values = dice.values
+        else:
+            values = Throw.from_str(dice).values if isinstance(dice, str) else tuple(dice)
+        last = self._state.open_throw
+        name = last.player if last is not None else ""
+        if not read and last is not None:
+            read = last.dice
+        self.apply(Corrected(name, tuple(read), values, by))
+        return Throw(values)
 
     def take_passed(self) -> None:
         """Take over the passed dice and turn total (phase PASS)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.dice import Throw
 from engine.errors import (
@@ -22,6 +22,7 @@ from engine.errors import (
 )
 from engine.events import (
     Banked,
+    Corrected,
     Event,
     Kept,
     PassDeclined,
@@ -77,6 +78,15 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenThrow:
+    """The last throw while it may still be corrected: who threw, its dice, the state before."""
+
+    player: str
+    dice: tuple[int, ...]
+    before: GameState = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """Everything about a game at one moment; a read-only snapshot a screen can render."""
 
@@ -89,6 +99,8 @@ class GameState:
     passed: Passed | None = None
     final_round_by: str | None = None
     last_turn: tuple[str, TurnRecord] | None = None
+    open_throw: OpenThrow | None = None
+    """The last throw while it may still be corrected (until the next decision or throw)."""
 
     @classmethod
     def new(cls, rules: Rules) -> GameState:
@@ -125,6 +137,11 @@ class GameState:
         return self.turn.throws[-1] if self.turn.throws else None
 
     @property
+    def can_correct(self) -> bool:
+        """True while the last throw may still be corrected (until the next decision or throw)."""
+        return self.open_throw is not None
+
+    @property
     def is_final_round(self) -> bool:
         """True once someone reached the target: the remaining turns are the last ones."""
         return self.final_round_by is not None
@@ -157,7 +174,34 @@ class GameState:
 
 
 def apply(state: GameState, event: Event) -> GameState:
-    """The state after ``event``; an `IllegalRequest` (state unchanged) if it is not allowed."""
+    """The state after ``event``; an `IllegalRequest` (state unchanged) if it is not allowed.
+
+    A throw stays open to correction (`Corrected`) until the next event of any other kind.
+    """
+    if isinstance(event, Corrected):
+        return _correct(state, event)
+    after = _transition(state, event)
+    if isinstance(event, Thrown):
+        before = replace(state, open_throw=None)
+        return replace(after, open_throw=OpenThrow(event.player, event.dice, before))
+    return after if after.open_throw is None else replace(after, open_throw=None)
+
+
+def _correct(state: GameState, event: Corrected) -> GameState:
+    last = state.open_throw
+    if last is None:
+        raise WrongPhase(
+            "cannot correct the throw: the table has moved on (keeps chosen, banked or thrown "
+            "again since)"
+        )
+    if last.player != event.player:
+        raise IllegalRequest(
+            f"cannot correct a throw of {event.player!r}: the last throw was by {last.player!r}"
+        )
+    return apply(last.before, Thrown(event.player, event.dice))
+
+
+def _transition(state: GameState, event: Event) -> GameState:
     if isinstance(event, Restarted):
         return _restart(state)
     if state.phase is Phase.OVER:

@@ -10,6 +10,7 @@ from engine.errors import InvalidEvent
 from engine.events import (
     EVENT_TYPES,
     Banked,
+    Corrected,
     Event,
     Kept,
     PassDeclined,
@@ -26,6 +27,7 @@ EXAMPLES: list[Event] = [
     PlayerAdded("Ann"),
     PlayerRemoved("Ann"),
     Thrown("Ann", (1, 5, 3)),
+    Corrected("Ann", (0, 5, 3), (1, 5, 3), "buttons"),
     Kept("Ann", (1, 5)),
     Banked("Ann", 150),
     PassTaken("Bob"),
@@ -54,6 +56,10 @@ def test_json_round_trip(event: Event) -> None:
         ({"type": "thrown", "player": "Ann"}, "lacks the key 'dice'"),
         ({"type": "thrown", "player": "Ann", "dice": [1, "2"]}, "dice must be"),
         ({"type": "banked", "player": "Ann", "points": "150"}, "points must be"),
+        (
+            {"type": "corrected", "player": "Ann", "read": [-1], "dice": [1], "by": "keyboard"},
+            "read must be",
+        ),
         ({"type": "player_added", "name": 3}, "name must be a string"),
         ({"type": "restarted", "extra": 1}, "unknown keys"),
     ],
