@@ -1,0 +1,481 @@
+"""Which planted bugs the test suite catches: each small bug is made, one at a time, in a temporary
+copy of the source, and the tests relevant to it are run there.
+
+Usage: python benchmarks/mutations.py [--list] [--only NAME ...] [--commit REV] [--jobs N]
+                                      [--timeout SECONDS]
+
+The source (the packages, ``tests``, ``systemd`` and ``pyproject.toml``) is copied once, from the
+work tree or, with ``--commit``, from a git revision (``git archive``); the work tree is never
+touched. Each mutant is a file, a piece of text that must occur in it exactly once, and its
+replacement: text that no longer occurs (the code was refactored) is reported as ``missing``, never
+as survived. Each mutant's tests run with this Python (``PYTHONPATH`` pointing at the copy); they
+first run on the unchanged copy, so a test that already fails is reported as ``baseline fails``
+rather than as a catch. The table says, for each mutant, whether the tests caught it and how many
+failed (a bug caught by a single test is one refactor away from going unnoticed).
+
+Exit status: 0 when every mutant was caught, 1 otherwise, 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COPIED = ("engine", "vision", "hardware", "device", "tests", "systemd", "pyproject.toml")
+PACKAGES = ("engine", "vision", "hardware", "device")
+
+ENTRY = ("tests/engine/test_entry_boundaries.py", "tests/engine/test_game_scripted.py")
+SCORING = (
+    "tests/engine/test_scoring_golden.py",
+    "tests/engine/test_straights.py",
+    "tests/engine/test_game_scripted.py",
+)
+OPTIMAL = ("tests/engine/test_optimal_decisions.py", "tests/engine/test_strategy.py")
+STORE = ("tests/device/test_store.py", "tests/device/test_store_settings.py")
+CONFIG = ("tests/device/test_config.py", "tests/device/test_config_unknown_keys.py")
+TABLE = ("tests/device/test_table.py", "tests/device/test_dice_count.py")
+BUTTONS = ("tests/hardware/test_gpio_buttons.py", "tests/hardware/test_gpio_debounce.py")
+
+
+@dataclass(frozen=True, slots=True)
+class Mutant:
+    """One planted bug: in ``file``, the text ``original`` (exactly once) becomes ``replacement``;
+    ``tests`` are the test files (or node ids) that should catch it."""
+
+    name: str
+    file: str
+    original: str
+    replacement: str
+    tests: tuple[str, ...]
+    bug: str
+
+
+MUTANTS = (
+    Mutant(
+        "store-synchronous-off",
+        "device/store.py",
+        'db.execute("PRAGMA synchronous=FULL")',
+        'db.execute("PRAGMA synchronous=OFF")',
+        STORE,
+        "commits are not synced to disk (lost in a power cut)",
+    ),
+    Mutant(
+        "store-no-wal",
+        "device/store.py",
+        'db.execute("PRAGMA journal_mode=WAL")',
+        'db.execute("PRAGMA journal_mode=DELETE")',
+        STORE,
+        "the store leaves its write-ahead log",
+    ),
+    Mutant(
+        "store-no-rollback",
+        "device/store.py",
+        'db.execute("ROLLBACK")',
+        "pass",
+        STORE,
+        "a failed write leaves its transaction open",
+    ),
+    Mutant(
+        "config-game-unknown-key",
+        "device/config.py",
+        "    t.finish()\n    return GameConfig(",
+        "    return GameConfig(",
+        CONFIG,
+        "a typo under [game] is accepted silently",
+    ),
+    Mutant(
+        "config-pins-unknown-key",
+        "device/config.py",
+        "    pins.finish()\n",
+        "",
+        CONFIG,
+        "a typo under [buttons.pins] is accepted silently",
+    ),
+    Mutant(
+        "config-display-unknown-key",
+        "device/config.py",
+        "        t.finish()\n    if not displays:",
+        "    if not displays:",
+        CONFIG,
+        "a typo in a [[display]] is accepted silently",
+    ),
+    Mutant(
+        "config-state-unknown-key",
+        "device/config.py",
+        "    t.finish()\n    return StateConfig(",
+        "    return StateConfig(",
+        CONFIG,
+        "a typo under [state] is accepted silently",
+    ),
+    Mutant(
+        "entry-first-roll-strict",
+        "engine/rules.py",
+        "return best >= self.entry_threshold",
+        "return best > self.entry_threshold",
+        ENTRY,
+        "greed's first throw of exactly 300 busts",
+    ),
+    Mutant(
+        "entry-bank-strict",
+        "engine/rules.py",
+        "return turn_total >= self.entry_threshold",
+        "return turn_total > self.entry_threshold",
+        ENTRY,
+        "a first bank of exactly the threshold (koans 300, house 500) is refused",
+    ),
+    Mutant(
+        "small-straight-1-5",
+        "engine/rulesets.py",
+        'Combination((1, 2, 3, 4, 5), 1000, "small straight")',
+        'Combination((1, 2, 3, 4, 5), 750, "small straight")',
+        SCORING,
+        "the small straight 1-5 scores 750",
+    ),
+    Mutant(
+        "small-straight-2-6",
+        "engine/rulesets.py",
+        'Combination((2, 3, 4, 5, 6), 1000, "small straight")',
+        'Combination((2, 3, 4, 5, 6), 750, "small straight")',
+        SCORING,
+        "the small straight 2-6 scores 750",
+    ),
+    Mutant(
+        "three-ones",
+        "engine/rules.py",
+        "three_of_a_kind_overrides: tuple[tuple[int, int], ...] = ((1, 1000),)",
+        "three_of_a_kind_overrides: tuple[tuple[int, int], ...] = ((1, 1100),)",
+        SCORING,
+        "three 1s score 1100",
+    ),
+    Mutant(
+        "single-five",
+        "engine/rules.py",
+        "singles: tuple[tuple[int, int], ...] = ((1, 100), (5, 50))",
+        "singles: tuple[tuple[int, int], ...] = ((1, 100), (5, 100))",
+        SCORING,
+        "a single 5 scores 100",
+    ),
+    Mutant(
+        "no-hot-dice",
+        "engine/state.py",
+        "if left == 0 and rules.hot_dice:",
+        "if left == 0 and not rules.hot_dice:",
+        ("tests/engine/test_game_scripted.py", "tests/engine/test_straights.py"),
+        "scoring every die does not give all the dice back",
+    ),
+    Mutant(
+        "target-strict",
+        "engine/state.py",
+        "player.total >= rules.target",
+        "player.total > rules.target",
+        ("tests/engine/test_game_scripted.py", "tests/engine/test_game_requests.py"),
+        "reaching exactly the target does not start the final round",
+    ),
+    Mutant(
+        "optimal-rolls-on-flipped",
+        "engine/solver_optimal.py",
+        "return self.roll(s, i, j, k, n) > self.bank(s, i, j, k, n)",
+        "return self.roll(s, i, j, k, n) < self.bank(s, i, j, k, n)",
+        OPTIMAL,
+        "the solved table's throw-or-bank decision is reversed",
+    ),
+    Mutant(
+        "optimal-roll-for-flipped",
+        "engine/strategy_optimal.py",
+        "return table.rolls_on(c.seat, c.mine, c.theirs, c.turn, situation.dice_left)",
+        "return not table.rolls_on(c.seat, c.mine, c.theirs, c.turn, situation.dice_left)",
+        OPTIMAL,
+        "the optimal player banks where its table throws and throws where it banks",
+    ),
+    Mutant(
+        "optimal-keeps-worst",
+        "engine/strategy_optimal.py",
+        "return max(situation.options, key=lambda keep: self.keep_chance(",
+        "return min(situation.options, key=lambda keep: self.keep_chance(",
+        OPTIMAL,
+        "the optimal player keeps the dice that win least often",
+    ),
+    Mutant(
+        "table-accepts-too-many",
+        "device/controller.py",
+        "if len(values) != n:",
+        "if len(values) < n:",
+        TABLE,
+        "the table takes more dice than the throw has (kept dice left in the tray)",
+    ),
+    Mutant(
+        "table-accepts-too-few",
+        "device/controller.py",
+        "if len(values) != n:",
+        "if len(values) > n:",
+        TABLE,
+        "the table takes fewer dice than the throw has",
+    ),
+    Mutant(
+        "debounce-ignored",
+        "hardware/gpio_buttons.py",
+        "if state is not None and at - state.last_edge >= self.debounce:",
+        "if state is not None:",
+        BUTTONS,
+        "contact bounce gives several presses",
+    ),
+    Mutant(
+        "debounce-window-strict",
+        "hardware/gpio_buttons.py",
+        "at - state.last_edge >= self.debounce",
+        "at - state.last_edge > self.debounce",
+        BUTTONS,
+        "an edge exactly one debounce window later is dropped",
+    ),
+    Mutant(
+        "loop-ignores-stop",
+        "device/loop.py",
+        "if stop is not None and stop(controller):",
+        "if False:",
+        ("tests/device/test_notify_loop.py",),
+        "the main loop does not stop when told (runs to its step bound)",
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What running one mutant's tests gave: ``status`` is caught, survived, missing, ambiguous,
+    baseline fails or error; ``failed`` the number of failing tests."""
+
+    mutant: Mutant
+    status: str
+    failed: int = 0
+    seconds: float = 0.0
+    detail: str = ""
+
+
+def source_text(mutant: Mutant, root: Path) -> str | None:
+    """The mutant's file in the copy at ``root`` (None when it does not exist)."""
+    path = root / mutant.file
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def plant(mutant: Mutant, root: Path) -> str:
+    """Make the mutant's change in the copy at ``root``; returns "" or why it cannot be made."""
+    text = source_text(mutant, root)
+    if text is None:
+        return f"{mutant.file} does not exist"
+    count = text.count(mutant.original)
+    if count == 0:
+        return f"{mutant.original!r} is not in {mutant.file}"
+    if count > 1:
+        return f"{mutant.original!r} occurs {count} times in {mutant.file}"
+    path = root / mutant.file
+    path.write_text(text.replace(mutant.original, mutant.replacement), encoding="utf-8")
+    return ""
+
+
+def snapshot(destination: Path, commit: str | None) -> None:
+    """Copy the source into ``destination``: the work tree, or ``commit`` through git archive."""
+    destination.mkdir(parents=True, exist_ok=True)
+    if commit is None:
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+        for name in COPIED:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, destination / name, ignore=ignore)
+            elif source.is_file():
+                shutil.copy2(source, destination / name)
+        return
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *COPIED],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        message = archive.stderr.decode(errors="replace").strip().splitlines()
+        raise ValueError(f"--commit {commit!r}: {message[-1] if message else 'git archive failed'}")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(destination, filter="data")
+
+
+def _environment(root: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(root)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
+
+
+def check_imports(root: Path) -> str:
+    """ "" when the copy's packages (not the installed ones) are what Python imports there."""
+    code = "import sys, " + ", ".join(PACKAGES) + "; "
+    code += "print('\\n'.join(m.__file__ for m in (" + ", ".join(PACKAGES) + ",)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=_environment(root),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "import failed"
+    outside = [f for f in done.stdout.split() if not Path(f).resolve().is_relative_to(root)]
+    return f"imported from outside the copy: {outside}" if outside else ""
+
+
+def run_tests(root: Path, tests: Sequence[str], timeout: float) -> tuple[int, int, str]:
+    """Run ``tests`` in the copy at ``root``: pytest's exit status, failing tests, last line."""
+    command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=root,
+            env=_environment(root),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return -1, 0, f"no result in {timeout:.0f} s"
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    failures = [line for line in lines if re.match(r"(FAILED|ERROR) ", line)]
+    last = (failures or lines or [done.stderr.strip()[-200:]])[0 if failures else -1]
+    return done.returncode, len(failures), last
+
+
+def run_mutant(mutant: Mutant, base: Path, work: Path, timeout: float, baseline: str) -> Outcome:
+    """Copy ``base`` to ``work``, plant the mutant there and run its tests."""
+    shutil.copytree(base, work)
+    try:
+        problem = plant(mutant, work)
+        if problem:
+            status = "ambiguous" if "occurs" in problem else "missing"
+            return Outcome(mutant, status, detail=problem)
+        if baseline:
+            return Outcome(mutant, "baseline fails", detail=baseline)
+        began = time.perf_counter()
+        code, failed, last = run_tests(work, mutant.tests, timeout)
+        seconds = time.perf_counter() - began
+        if code == 0:
+            return Outcome(mutant, "survived", 0, seconds, last)
+        if code in (1, 2, -1):  # tests failed, collection failed (the bug broke an import), hung
+            return Outcome(mutant, "caught", max(failed, 1), seconds, last)
+        return Outcome(mutant, "error", failed, seconds, f"pytest exit status {code}: {last}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _baselines(
+    mutants: Sequence[Mutant], base: Path, timeout: float, jobs: int
+) -> dict[tuple[str, ...], str]:
+    """For each distinct set of tests: "" when it passes on the unchanged copy, else what failed."""
+    sets = sorted({m.tests for m in mutants})
+
+    def one(tests: tuple[str, ...]) -> str:
+        code, _, last = run_tests(base, tests, timeout)
+        return "" if code == 0 else f"unchanged copy: {last}"
+
+    with ThreadPoolExecutor(jobs) as pool:
+        return dict(zip(sets, pool.map(one, sets), strict=True))
+
+
+def _table(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def list_mutants(mutants: Sequence[Mutant], root: Path) -> int:
+    """Print every mutant and whether its text is present in ``root``; 1 when any is not."""
+    rows = [["mutant", "file", "text", "tests", "bug"]]
+    bad = 0
+    for mutant in mutants:
+        text = source_text(mutant, root) or ""
+        count = text.count(mutant.original)
+        state = "present" if count == 1 else "missing" if count == 0 else f"{count} times"
+        bad += count != 1
+        tests = " ".join(Path(t).name for t in mutant.tests)
+        rows.append([mutant.name, mutant.file, state, tests, mutant.bug])
+    print(_table(rows))
+    print(f"{len(mutants)} mutants, {len(mutants) - bad} with their text present")
+    return 1 if bad else 0
+
+
+def report(outcomes: Sequence[Outcome], source: str) -> int:
+    """Print the table of outcomes; 0 when every mutant was caught."""
+    rows = [["mutant", "file", "result", "failing tests", "seconds"]]
+    for o in outcomes:
+        failing = str(o.failed) if o.status == "caught" else "-"
+        seconds = f"{o.seconds:.1f}" if o.seconds else "-"
+        rows.append([o.mutant.name, o.mutant.file, o.status, failing, seconds])
+    print(f"planted bugs in a copy of {source}")
+    print(_table(rows))
+    caught = [o for o in outcomes if o.status == "caught"]
+    print(f"caught {len(caught)} of {len(outcomes)}", end="")
+    single = [o.mutant.name for o in caught if o.failed == 1]
+    print(f"; caught by one test only: {', '.join(single)}" if single else "")
+    for o in outcomes:
+        if o.status != "caught":
+            print(f"{o.mutant.name}: {o.status}: {o.mutant.bug}; {o.detail}")
+    return 0 if len(caught) == len(outcomes) else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="list the mutants; run nothing")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these mutants only")
+    parser.add_argument("--commit", metavar="REV", help="copy this git revision, not the work tree")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument(
+        "--timeout", type=float, default=600.0, help="seconds one run of tests may take"
+    )
+    args = parser.parse_args(argv)
+    known = {m.name: m for m in MUTANTS}
+    for name in args.only or ():
+        if name not in known:
+            print(f"mutations.py: unknown mutant {name!r} (known: {', '.join(known)})")
+            return 2
+    if args.jobs < 1:
+        print(f"mutations.py: --jobs {args.jobs!r}: must be at least 1")
+        return 2
+    mutants = [known[name] for name in args.only] if args.only else list(MUTANTS)
+    source = f"revision {args.commit}" if args.commit else f"the work tree {ROOT}"
+    with tempfile.TemporaryDirectory(prefix="dicekeeper-mutants-") as temp:
+        base = Path(temp) / "base"
+        try:
+            snapshot(base, args.commit)
+        except ValueError as exc:
+            print(f"mutations.py: {exc}")
+            return 2
+        if args.list:
+            return list_mutants(mutants, base)
+        problem = check_imports(base)
+        if problem:
+            print(f"mutations.py: the copy cannot be tested: {problem}")
+            return 1
+        baselines = _baselines(mutants, base, args.timeout, args.jobs)
+
+        def one(numbered: tuple[int, Mutant]) -> Outcome:
+            number, mutant = numbered
+            work = Path(temp) / f"mutant-{number}"
+            return run_mutant(mutant, base, work, args.timeout, baselines[mutant.tests])
+
+        with ThreadPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(one, enumerate(mutants)))
+    return report(outcomes, source)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""benchmarks/mutations.py: every mutant's text is still in the source, a missing or repeated text
+is reported (not counted as survived), one mutant is planted and caught, and bad names exit 2."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "mutations.py"
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutations_under_test", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while being made
+    spec.loader.exec_module(module)
+    return module
+
+
+def _launch(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        capture_output=True,
+        text=True,
+        timeout=280,
+        check=False,
+    )
+
+
+def test_every_mutant_text_is_present_in_the_source() -> None:
+    done = _launch("--list")
+    mutants = _module().MUTANTS
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(mutants)} mutants, {len(mutants)} with their text present" in done.stdout
+    for mutant in mutants:
+        assert mutant.name in done.stdout
+
+
+def test_the_mutants_have_distinct_names_and_real_tests() -> None:
+    mutants = _module().MUTANTS
+    assert len({m.name for m in mutants}) == len(mutants)
+    for mutant in mutants:
+        assert mutant.original != mutant.replacement, mutant.name
+        for test in mutant.tests:
+            assert (ROOT / test.split("::")[0]).is_file(), (mutant.name, test)
+
+
+def test_a_missing_or_repeated_text_is_reported_not_planted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = _module()
+    source = tmp_path / "engine" / "rules.py"
+    source.parent.mkdir()
+    source.write_text("x = 1\ny = 1\n", encoding="utf-8")
+
+    def mutant(original: str) -> object:
+        return module.Mutant("m", "engine/rules.py", original, "2", ("tests",), "a bug")
+
+    assert "is not in engine/rules.py" in module.plant(mutant("z = 3"), tmp_path)
+    assert "occurs 2 times" in module.plant(mutant("= 1"), tmp_path)
+    assert source.read_text(encoding="utf-8") == "x = 1\ny = 1\n"
+    assert module.plant(mutant("x = 1"), tmp_path) == ""
+    assert source.read_text(encoding="utf-8") == "2\ny = 1\n"
+    missing = module.run_mutant(
+        mutant("z = 3"), tmp_path, tmp_path.parent / "work", 10.0, baseline=""
+    )
+    assert missing.status == "missing"
+    assert module.report([missing], "a test copy") == 1
+    out = capsys.readouterr().out
+    assert "caught 0 of 1" in out and "m: missing: a bug" in out and "survived" not in out
+
+
+@pytest.mark.timeout(280)
+def test_one_planted_bug_is_caught() -> None:
+    done = _launch("--only", "store-synchronous-off")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = [line for line in done.stdout.splitlines() if line.startswith("store-synch")]
+    assert row.split()[:3] == ["store-synchronous-off", "device/store.py", "caught"]
+    assert int(row.split()[3]) >= 2  # more than one test notices
+    assert "caught 1 of 1" in done.stdout
+
+
+def test_an_unknown_mutant_name_exits_2() -> None:
+    done = _launch("--only", "no-such-bug")
+    assert done.returncode == 2
+    assert "'no-such-bug'" in done.stdout and "store-synchronous-off" in done.stdout
