@@ -21,11 +21,17 @@ A file may start from a registered rule set (``base = "farkle"``) and override w
 
 Top-level keys: name, description, source, base, dice, faces, keep ("choose" | "all"), hot_dice,
 target, end ("round" | "last-turn" | "immediate"), passing, and the tables entry and scoring.
+
+Sizes are bounded so that a rule set is playable in reasonable time: at most `MAX_DICE` dice of at
+most `MAX_FACES` faces, at most `MAX_THROWS` different throws of all the dice (the computer players
+weigh every one), a target and entry threshold of at most `MAX_POINTS`, and at most
+`MAX_COMBINATIONS` extra combinations.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from collections.abc import Mapping
 from typing import TypeVar
@@ -48,6 +54,13 @@ _TOP = (
 _ENTRY = ("threshold", "applies_to")
 _SCORING = ("singles", "three_of_a_kind", "three_of_a_kind_overrides", "of_a_kind", "combinations")
 _COMBINATION = ("name", "dice", "points")
+
+MAX_DICE = 10
+MAX_FACES = 20
+MAX_THROWS = 5005
+"""Different throws of all the dice (multisets): 6 dice of 10 faces, 10 of 6; 6d6 has 462."""
+MAX_POINTS = 1_000_000
+MAX_COMBINATIONS = 64
 
 E = TypeVar("E", KeepRule, EntryRule, EndRule)
 T = TypeVar("T")
@@ -91,10 +104,41 @@ def parse_rules(text: str, *, origin: str = "<rules>") -> Rules:
         for required in ("name", "description", "dice"):
             if required not in fields:
                 raise InvalidRules(f"{origin}: missing key {required!r} (or give base = NAME)")
+        _check_sizes(fields, None, origin)
         return Rules(**fields)  # type: ignore[arg-type]
     if "name" not in fields:
         raise InvalidRules(f"{origin}: missing key 'name'")
+    _check_sizes(fields, base, origin)
     return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+def _check_sizes(fields: Mapping[str, object], base: Rules | None, origin: str) -> None:
+    """`InvalidRules` when the dice, faces, target or combinations are over the limits."""
+
+    def value(key: str, default: int) -> int:
+        given = fields.get(key, getattr(base, key, default))
+        return given if isinstance(given, int) else default
+
+    dice, faces = value("dice", 1), value("faces", 6)
+    for key, number, high in (
+        ("dice", dice, MAX_DICE),
+        ("faces", faces, MAX_FACES),
+        ("target", value("target", 0), MAX_POINTS),
+        ("entry.threshold", value("entry_threshold", 0), MAX_POINTS),
+    ):
+        if number > high:
+            raise InvalidRules(f"{origin}: {key} = {number!r}: at most {high:,}")
+    throws = math.comb(dice + faces - 1, dice) if dice >= 1 and faces >= 1 else 0
+    if throws > MAX_THROWS:
+        raise InvalidRules(
+            f"{origin}: dice = {dice!r} of faces = {faces!r} make {throws:,} different throws, "
+            f"at most {MAX_THROWS:,} (e.g. 6 dice of 10 faces, or 10 of 6)"
+        )
+    scoring = fields.get("scoring")
+    if isinstance(scoring, ScoringTable) and len(scoring.extra) > MAX_COMBINATIONS:
+        raise InvalidRules(
+            f"{origin}: {len(scoring.extra)} scoring.combinations: at most {MAX_COMBINATIONS}"
+        )
 
 
 def _scoring(table: Mapping[str, object], base: Rules | None) -> ScoringTable:
