@@ -9,9 +9,11 @@ number of dice must be the number the rules expect (else "expected 3 dice, I see
 dice out of the tray") and every die must be readable (else those dice are thrown again). Then
 SELECT cycles the legal keeps (best first), ROLL keeps the selection and asks for the rest to be
 thrown, STOP banks. Under passing rules ROLL takes the passed dice and STOP throws fresh. A long
-press on SELECT opens the menu (`device.menu`). Every change goes through `Session.apply`, which
-stores the events before the screen shows them; a refused request or a full disk leaves a message
-and changes nothing.
+press on SELECT opens the menu (`device.menu`). A long press on STOP (CORRECT) corrects the dice as
+read (`device.correction`): the throw just counted, until keeps are chosen, the turn is banked or
+the dice are thrown again, or a reading refused for unreadable or extra dice. Every change goes
+through `Session.apply`, which stores the events before the screen shows them; a refused request
+or a full disk leaves a message and changes nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from device.computer import find_computer, personalities
+from device.correction import NOT_A_DIE, Correction
 from device.hints import Advisor
 from device.menu import Action, MenuItem, history_items, main_menu, submenu
 from device.prompts import count_message, dice_text, prompt_for, unreadable_message
@@ -109,6 +112,14 @@ class Controller:
         self._advisor = Advisor("expert", find=find_strategy)
         self.display_error = ""
         """The last display failure (logged once; the other displays carry on)."""
+        self.on_refused: Callable[[tuple[int | None, ...]], None] | None = None
+        """Called with each settled reading refused (wrong count or unreadable dice)."""
+        self.corrected_by = str(getattr(buttons, "source", "buttons"))
+        """Who corrects through these buttons, as stored in the correction ("buttons", ...)."""
+        self._correction: Correction | None = None  # the dice being corrected
+        self._refused: tuple[int | None, ...] | None = None  # a refused reading one may correct
+        self._read: tuple[int | None, ...] | None = None  # the reading of the throw just counted
+        self._drawn = False  # the throw just counted was drawn (a virtual throw), not read
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -116,7 +127,12 @@ class Controller:
         """One pass: buttons, camera or computer player, then show the table. Returns the view."""
         for event in self.buttons.poll():
             self.press(event.button, now)
-        if not self._menu and not self.session.is_over and self.state.players:
+        if (
+            not self._menu
+            and self._correction is None
+            and not self.session.is_over
+            and self.state.players
+        ):
             self._advance(now)
         view = self.view()
         try:
@@ -142,6 +158,15 @@ class Controller:
             computers=frozenset(self.session.computers),
             hint=self._hint(),
         )
+        correction = self._correction
+        if correction is not None:
+            tray = tuple(
+                read if value == NOT_A_DIE else value
+                for value, read in zip(correction.values, correction.read, strict=True)
+            )
+            overlay = replace(
+                overlay, tray=tray, cursor=correction.cursor, struck=correction.struck
+            )
         return table_view(self.state, overlay)
 
     def _hint(self) -> str:
@@ -158,6 +183,10 @@ class Controller:
         """Handle one button press (QUIT ends the loop like the menu's shut down)."""
         if button is Button.QUIT:
             self.is_shut_down = True
+        elif self._correction is not None:
+            self._correction_press(button)
+        elif button is Button.CORRECT:
+            self._open_correction()
         elif button is Button.MENU:
             self._toggle_menu()
         elif self._menu:
@@ -258,17 +287,25 @@ class Controller:
             self._show(tray=(None,) * n if rolling else self.overlay.tray, rolling=rolling)
             return
         values = seen.settled.values
+        if len(values) < n or (len(values) == n and None not in values):
+            self._refused = None
+        else:  # too many dice or unreadable ones: the players may correct it (hold STOP)
+            self._refused = values
         if len(values) != n:
-            self._refuse(n, count_message(n, len(values)))
+            self._refuse(n, count_message(n, len(values)), values)
         elif None in values:
-            self._refuse(n, unreadable_message(values.count(None)))
-        elif not self._throw(name, tuple(v for v in values if v is not None)):
+            self._refuse(n, unreadable_message(values.count(None)), values)
+        elif self._throw(name, tuple(v for v in values if v is not None)):
+            self._read, self._drawn = values, False
+        else:
             self.watcher.retry()  # e.g. the disk was full: offer the same dice again
 
-    def _refuse(self, n: int, message: str) -> None:
+    def _refuse(self, n: int, message: str, values: tuple[int | None, ...]) -> None:
         self._say(message)
-        self._show(rolling=False)
+        self._show(rolling=False, tray=values if self._refused is not None else ())
         self._guard(lambda: self.watcher.expect(n))
+        if self.on_refused is not None:
+            self.on_refused(values)
 
     def _virtual_throw(self, name: str, now: float) -> None:
         n = self.state.dice_to_throw
@@ -278,11 +315,20 @@ class Controller:
             self._show(tray=(None,) * n, rolling=True, frame=self.overlay.frame + 1)
             return
         self._roll_until = None
-        self._throw(name, Throw.random(self.rng, n, faces=self.state.rules.faces).values)
+        if self._throw(name, Throw.random(self.rng, n, faces=self.state.rules.faces).values):
+            self._read, self._drawn = None, True
 
-    def _throw(self, name: str, values: tuple[int, ...]) -> bool:
-        before = self.state
-        if not self._apply(Thrown(name, values)):
+    def _throw(
+        self,
+        name: str,
+        values: tuple[int, ...],
+        *events: Event,
+        before: GameState | None = None,
+    ) -> bool:
+        """Count a throw of ``values`` (as ``events``, default its `Thrown`) and show it; ``before``
+        is the state before the throw (default: now)."""
+        before = self.state if before is None else before
+        if not self._apply(*(events or (Thrown(name, values),))):
             return False
         ended = self.state.last_turn
         bust = (
@@ -334,6 +380,73 @@ class Controller:
         if name not in self._strategies:
             self._strategies[name] = self._find_strategy(self.session.computers[name])
         return self._strategies[name]
+
+    # --- correcting the dice as read ---------------------------------------------------------
+
+    def _open_correction(self) -> None:
+        state, player = self.state, self.state.current_player
+        faces = state.rules.faces
+        if self._menu:
+            self._say("close the menu first (hold SELECT)")
+        elif self._refused is not None and player is not None:
+            self._correction = Correction.of(
+                player.name, self._refused, replaces=False, faces=faces
+            )
+        elif state.open_throw is None:
+            self._say("nothing to correct: the table has moved on since the last throw")
+        elif self._drawn:
+            self._say("nothing to correct: the computer's dice were drawn, not read")
+        else:
+            last = state.open_throw
+            read = self._read if self._read is not None else last.dice
+            self._correction = Correction.of(
+                last.player, read, replaces=True, faces=faces, start=last.dice
+            )
+        if self._correction is not None:
+            self._tell(self._correction.status())
+
+    def _correction_press(self, button: Button) -> None:
+        correction = self._correction
+        assert correction is not None
+        if button is Button.SELECT:
+            self._correction = correction.next_die()
+        elif button is Button.ROLL:
+            self._correction = correction.step()
+        elif button is Button.STOP:
+            self._confirm_correction(correction)
+            return
+        else:  # CORRECT again (or the menu): leave the dice as they were
+            self._correction = None
+            self._tell("correction cancelled: the dice stand as they were")
+            return
+        self._tell(self._correction.status())
+
+    def _confirm_correction(self, correction: Correction) -> None:
+        state = self.state
+        last = state.open_throw
+        if correction.replaces and last is None:  # cannot happen: nothing advances meanwhile
+            self._correction = None
+            self._say("nothing to correct: the table has moved on since the last throw")
+            return
+        expected = len(last.dice) if correction.replaces and last else state.dice_to_throw
+        problem = correction.problem(expected)
+        if problem:
+            self._say(problem)
+            return
+        self._correction = None
+        if not correction.is_changed:
+            self._tell("the dice stand as they were")
+            return
+        dice, name = correction.dice, correction.player
+        stored = correction.event(self.corrected_by)
+        if correction.replaces and last is not None:
+            counted = self._throw(name, dice, stored, before=last.before)
+        else:
+            counted = self._throw(name, dice, Thrown(name, dice), stored)
+        if counted:
+            self._read, self._drawn = correction.read, False
+            said = self.overlay.message
+            self._tell(f"corrected to {' '.join(map(str, dice))}" + (f": {said}" if said else ""))
 
     # --- the menu ----------------------------------------------------------------------------
 
@@ -441,6 +554,7 @@ class Controller:
         return True
 
     def _reset_turn(self) -> None:
+        self._refused = None
         self._awaiting_throw = False
         self._act_at = None
         self._roll_until = None
@@ -464,7 +578,13 @@ class Controller:
         self.overlay = replace(self.overlay, **changes)  # type: ignore[arg-type]
 
     def _prompt(self) -> str:
-        return prompt_for(self.state, self._awaiting_throw, self.session.computers, self._menu)
+        return prompt_for(
+            self.state,
+            self._awaiting_throw,
+            self.session.computers,
+            self._menu,
+            correcting=self._correction is not None,
+        )
 
 
 def _index(state: GameState, dice: tuple[int, ...]) -> int:

@@ -7,15 +7,24 @@ from collections.abc import Mapping, Sequence
 from device.menu import MenuItem
 from engine.state import GameState, Phase
 
-__all__ = ["count_message", "dice_text", "prompt_for", "unreadable_message"]
+__all__ = ["CORRECTING_PROMPT", "count_message", "dice_text", "prompt_for", "unreadable_message"]
+
+CORRECTING_PROMPT = "SELECT: next die  ROLL: change  STOP: done  hold STOP: cancel"
 
 
 def prompt_for(
-    state: GameState, awaiting: bool, computers: Mapping[str, str], menu: Sequence[MenuItem]
+    state: GameState,
+    awaiting: bool,
+    computers: Mapping[str, str],
+    menu: Sequence[MenuItem],
+    *,
+    correcting: bool = False,
 ) -> str:
     """What to do now, in one short line."""
     if menu:
         return "SELECT: next  ROLL: choose  STOP: close"
+    if correcting:
+        return CORRECTING_PROMPT
     if state.phase is Phase.OVER:
         return "ROLL: new game"
     player = state.current_player
@@ -48,5 +57,8 @@ def count_message(expected: int, seen: int) -> str:
 
 def unreadable_message(count: int) -> str:
     if count == 1:
-        return "1 die could not be read (cocked or covered) — throw it again"
-    return f"{count} dice could not be read (cocked or covered) — throw them again"
+        return "1 die could not be read (cocked or covered) — throw it again or hold STOP to set it"
+    return (
+        f"{count} dice could not be read (cocked or covered) — throw them again or hold STOP to "
+        "set them"
+    )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from device.store import GameStore
 from engine.errors import DicekeeperError
-from engine.events import Event, PlayerAdded, event_from_json
+from engine.events import Corrected, Event, PlayerAdded, event_from_json
 from engine.rules import Rules, find_rules
 from engine.state import GameState, Phase, apply
 
@@ -121,12 +121,15 @@ class Session:
             state = apply(state, event)
         new_computers = dict(self.computers if computers is None else computers)
         start = None if computers is None else _start_record(self.rules, new_computers)
-        ended = state.phase is Phase.OVER and self.state.phase is not Phase.OVER
+        was_over, is_over = self.state.phase is Phase.OVER, state.phase is Phase.OVER
+        # A corrected throw may change how a finished game ended, or reopen it.
+        corrected = any(isinstance(e, Corrected) for e in events)
         self.store.append_many(
             self.game_id,
             [_dump(e) for e in events],
             start=start,
-            result=result_of(state) if ended else None,
+            result=result_of(state) if is_over and (corrected or not was_over) else None,
+            reopen=was_over and not is_over,
         )
         self.state, self.computers = state, new_computers
         return state

@@ -316,11 +316,13 @@ class GameStore:
         *,
         start: Mapping[str, object] | None = None,
         result: Mapping[str, object] | None = None,
+        reopen: bool = False,
     ) -> None:
         """Append several events to a game in one transaction (all or none).
 
         In the same transaction, ``start`` replaces the game's start record (e.g. a computer
-        player joined and the device must remember its strategy) and ``result`` finishes the game.
+        player joined and the device must remember its strategy), ``reopen`` unfinishes a game
+        (the throw that ended it was corrected) and ``result`` finishes the game.
         """
         (seq,) = self._ids(
             "SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE game = ?", (game_id,)
@@ -335,6 +337,10 @@ class GameStore:
                     "UPDATE games SET start = ? WHERE id = ?",
                     (json.dumps(start, sort_keys=True), game_id),
                 )
+            )
+        if reopen:
+            statements.append(
+                ("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,))
             )
         if result is not None:
             statements.append(self._finish_statement(game_id, result))

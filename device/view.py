@@ -17,7 +17,8 @@ class Overlay:
     """What the controller adds to the engine's state: the tray, prompts, messages, the menu.
 
     ``tray`` is what lies in the tray now (None for a tumbling die); ``rolling`` that dice are in
-    the air; ``bust`` that the last throw lost the turn (shown until the next throw).
+    the air; ``bust`` that the last throw lost the turn (shown until the next throw). While the
+    dice are corrected, ``cursor`` is the die being set and ``struck`` the dice marked "not a die".
     """
 
     tray: tuple[int | None, ...] = ()
@@ -33,6 +34,8 @@ class Overlay:
     menu_selected: int = 0
     frame: int = 0
     computers: frozenset[str] = frozenset()
+    cursor: int | None = None
+    struck: frozenset[int] = frozenset()
 
 
 def table_view(state: GameState, overlay: Overlay) -> TableView:
@@ -47,7 +50,8 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         )
         for p in state.players
     )
-    options = tuple(OptionView(k.dice, k.score) for k in state.options)
+    correcting = overlay.cursor is not None and not overlay.menu
+    options = () if correcting else tuple(OptionView(k.dice, k.score) for k in state.options)
     winner = None
     if state.phase is Phase.OVER and state.winners:
         winner = state.players.index(state.winners[0])
@@ -72,12 +76,16 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         menu=overlay.menu,
         menu_selected=overlay.menu_selected if overlay.menu else 0,
         frame=overlay.frame,
+        cursor=overlay.cursor if correcting else None,
+        struck=overlay.struck if correcting else frozenset(),
     )
 
 
 def _phase(state: GameState, overlay: Overlay) -> ViewPhase:
     if overlay.menu:
         return ViewPhase.MENU
+    if overlay.cursor is not None:
+        return ViewPhase.CORRECTING
     if state.phase is Phase.OVER:
         return ViewPhase.GAME_OVER
     if not state.players:

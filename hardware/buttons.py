@@ -27,11 +27,13 @@ class Button(StrEnum):
     ROLL = "roll"
     """Keep the selected dice and throw the rest (or throw the first time)."""
     STOP = "stop"
-    """Bank the turn total."""
+    """Bank the turn total (a short press on the STOP button)."""
     SELECT = "select"
     """Cycle through the legal keeps (a short press on the SELECT button)."""
     MENU = "menu"
     """Open the menu (a long press on the SELECT button, or the m key)."""
+    CORRECT = "correct"
+    """Correct the dice as read, or cancel the correction (a long press on STOP, or the c key)."""
     QUIT = "quit"
     """Leave the program (keyboard only: q, Escape, or closing the window)."""
 
@@ -55,6 +57,9 @@ class Buttons(Resource, Protocol):
 
 class ScriptedButtons(Closing):
     """Buttons pressed by code: `press()` queues an event that the next `poll()` returns."""
+
+    source = "buttons"
+    """Who presses, as a correction records it: code pressing the same buttons a person would."""
 
     def __init__(self, *, clock: Clock = time.monotonic) -> None:
         self._clock = clock

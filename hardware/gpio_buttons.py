@@ -1,11 +1,12 @@
 """Push-buttons on the Raspberry Pi's GPIO pins through gpiozero, with debounce and long press.
 
 gpiozero reports edges (from its own thread on a real Pi); they are time-stamped with the injected
-clock and queued, and `GpioButtons.poll()` turns them into logical presses: ROLL and STOP fire when
-pressed, SELECT fires when released after a short press, and holding SELECT for ``long_press``
-seconds fires MENU instead (at once, without waiting for the release). An edge closer than
-``debounce`` seconds to the previous accepted edge of the same button is contact bounce; after the
-bounce window the pin's real level is trusted again, so a short press is never lost.
+clock and queued, and `GpioButtons.poll()` turns them into logical presses: ROLL fires when
+pressed; SELECT and STOP fire when released after a short press, and holding them for
+``long_press`` seconds fires MENU (SELECT) or CORRECT (STOP) instead, at once, without waiting for
+the release. An edge closer than ``debounce`` seconds to the previous accepted edge of the same
+button is contact bounce; after the bounce window the pin's real level is trusted again, so a short
+press is never lost.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from hardware.buttons import Button, ButtonEvent, Clock
 from hardware.errors import ButtonsUnavailable, InvalidOption
 
 KEYBOARD_HINT = 'try buttons = "keyboard"'
+LONG_PRESS: dict[Button, Button] = {Button.SELECT: Button.MENU, Button.STOP: Button.CORRECT}
+"""What holding a button fires instead of its short press."""
 
 
 @dataclass(slots=True)
@@ -44,6 +47,9 @@ class GpioButtons(Closing):
     ``pin_factory`` is a gpiozero pin factory (tests pass ``MockFactory()``; None uses gpiozero's
     default, i.e. ``Device.pin_factory`` or the Pi's own).
     """
+
+    source = "buttons"
+    """Who presses, as a correction records it."""
 
     def __init__(
         self,
@@ -109,13 +115,15 @@ class GpioButtons(Closing):
                 if level != state.is_down:  # an edge lost in the bounce window
                     self._accept(state, level, now, events)
             if (
-                state.button is Button.SELECT
+                state.button in LONG_PRESS
                 and state.is_down
                 and not state.long_fired
                 and now - state.down_at >= self.long_press
             ):
                 state.long_fired = True
-                events.append(ButtonEvent(Button.MENU, state.down_at + self.long_press))
+                events.append(
+                    ButtonEvent(LONG_PRESS[state.button], state.down_at + self.long_press)
+                )
         events.sort(key=lambda event: event.at)
         return events
 
@@ -129,13 +137,12 @@ class GpioButtons(Closing):
         if is_down:
             state.down_at = at
             state.long_fired = False
-            if state.button is not Button.SELECT:
+            if state.button not in LONG_PRESS:
                 events.append(ButtonEvent(state.button, at))
-        elif state.button is Button.SELECT and not state.long_fired:
+        elif state.button in LONG_PRESS and not state.long_fired:
             held = at - state.down_at
-            events.append(
-                ButtonEvent(Button.MENU if held >= self.long_press else Button.SELECT, at)
-            )
+            long = LONG_PRESS[state.button]
+            events.append(ButtonEvent(long if held >= self.long_press else state.button, at))
             state.long_fired = True
 
     def close(self) -> None:

@@ -1,4 +1,5 @@
-"""Keyboard keys as buttons: r = ROLL, s = STOP, space/tab = SELECT, m = MENU, q/Escape = QUIT."""
+"""Keyboard keys as buttons: r = ROLL, s = STOP, space/tab = SELECT, m = MENU, c = CORRECT,
+q/Escape = QUIT."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ KEYMAP: Mapping[str, Button] = {
     "space": Button.SELECT,
     "tab": Button.SELECT,
     "m": Button.MENU,
+    "c": Button.CORRECT,
     "q": Button.QUIT,
     "escape": Button.QUIT,
     "quit": Button.QUIT,
@@ -29,6 +31,9 @@ class KeyboardButtons(Closing):
     whether the screen or the buttons were opened first) and the terminal's stdin; pass sources to
     choose (tests pass fakes). Other keys are ignored.
     """
+
+    source = "keyboard"
+    """Who presses, as a correction records it."""
 
     def __init__(
         self,

@@ -112,6 +112,8 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     draw.rectangle((0, 0, width - 1, 11), fill=WHITE)
     if view.phase is Phase.MENU:
         left, right = "MENU", ""
+    elif view.phase is Phase.CORRECTING:
+        left, right = "CORRECT DICE", f"{(view.cursor or 0) + 1}/{len(view.dice)}"
     elif winner is not None:
         left, right = f"{winner.name} wins!", str(winner.total)
     elif current is not None:
@@ -131,6 +133,9 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
             if first + row == view.menu_selected:
                 draw.rectangle((0, y, width - 1, y + 11), outline=WHITE)
             draw.text((4, y + 6), _fit(item, 10, width - 8), fill=WHITE, font=font(10), anchor="lm")
+        return
+    if view.phase is Phase.CORRECTING:
+        _draw_correcting(draw, view, width)
         return
     if winner is not None:
         ranked = sorted(view.players, key=lambda player: -player.total)[:3]
@@ -165,6 +170,30 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     lines += [view.prompt or view.hint or view.remark]
     for row, line in enumerate(lines[:2]):
         draw.text((0, 35 + 11 * row), _fit(line, 10, width), fill=WHITE, font=font(10), anchor="lm")
+    draw.line((0, 53, width - 1, 53), fill=WHITE)
+    _draw_totals(draw, view, width, 59)
+
+
+CORRECTING_KEYS = "SEL:next ROLL:+1 STOP:ok"
+"""The buttons while correcting, short enough for the OLED's width at 9 pixels."""
+
+
+def _draw_correcting(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> None:
+    """The dice being corrected: the die being set underlined (two rows thick), a die marked
+    "not a die" crossed out; what is being set (or what is wrong), the buttons, the totals."""
+    for index, value in enumerate(view.dice[:6]):
+        x = index * (DIE + 1)
+        draw_die(draw, x, 14, value)
+        if index in view.struck:
+            draw.rectangle((x, 14, x + DIE - 1, 14 + DIE - 1), fill=BLACK, outline=WHITE)
+            draw.line((x + 2, 16, x + DIE - 3, 14 + DIE - 3), fill=WHITE)
+            draw.line((x + 2, 14 + DIE - 3, x + DIE - 3, 16), fill=WHITE)
+        if index == view.cursor:
+            draw.rectangle((x, 14 + DIE + 1, x + DIE - 1, 14 + DIE + 2), fill=WHITE)
+    message = view.message.removeprefix("correcting ")
+    if message:
+        draw.text((0, 39), _fit(message, 10, width), fill=WHITE, font=font(10), anchor="lm")
+    draw.text((0, 48), _fit(CORRECTING_KEYS, 9, width), fill=WHITE, font=font(9), anchor="lm")
     draw.line((0, 53, width - 1, 53), fill=WHITE)
     _draw_totals(draw, view, width, 59)
 

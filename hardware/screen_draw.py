@@ -66,8 +66,9 @@ def text(
     return rect
 
 
-def die_image(value: int, side: int, *, ring: Color | None = None) -> pygame.Surface:
-    """A die of ``side`` pixels showing ``value``, optionally ringed (the selected keep)."""
+def die_image(value: int | None, side: int, *, ring: Color | None = None) -> pygame.Surface:
+    """A die of ``side`` pixels showing ``value`` (None: a "?", not known), optionally ringed
+    (the selected keep, the die being corrected)."""
     pad = max(side // 10, 3) if ring else 0
     image = pygame.Surface((side + 2 * pad, side + 2 * pad), pygame.SRCALPHA)
     if ring:
@@ -76,6 +77,10 @@ def die_image(value: int, side: int, *, ring: Color | None = None) -> pygame.Sur
     shadow = body.move(0, max(side // 24, 1))
     pygame.draw.rect(image, (170, 165, 150), shadow, border_radius=side // 6)
     pygame.draw.rect(image, IVORY, body, border_radius=side // 6)
+    if value is None:
+        mark = font(round(side * 0.9)).render("?", True, PIP)
+        image.blit(mark, mark.get_rect(center=body.center))
+        return image
     radius = max(side // 11, 2)
     for column, row in PIP_GRID[value]:  # grid lines at 1/4, 1/2 and 3/4 of the face
         center = (pad + round((1 + column) * side / 4), pad + round((1 + row) * side / 4))

@@ -55,9 +55,21 @@ def _draw_tray(
     row = count * side + (count - 1) * gap
     left = tray.centerx - row // 2
     selected = view.selected_positions
+    correcting = view.phase is Phase.CORRECTING
+    if correcting:
+        text(
+            surface,
+            "correct the dice as they lie",
+            round(24 * s),
+            GOLD,
+            at=(tray.centerx, tray.top + round(8 * s)),
+            anchor="midtop",
+        )
     for index, value in enumerate(view.dice):
         center = (left + index * (side + gap) + side // 2, tray.centery)
-        if value is None:  # tumbling: a random face, jostled and turned, new every tick
+        if correcting:
+            _draw_correcting_die(surface, view, index, center, side, s)
+        elif value is None and view.phase is Phase.ROLLING:  # tumbling: jostled, new every tick
             shake = random.Random(tick * 7919 + index * 104729)
             image = die_image(shake.randint(1, 6), side)
             image = pygame.transform.rotozoom(image, shake.uniform(-35, 35), 1.0)
@@ -65,13 +77,58 @@ def _draw_tray(
                 center[0] + round(shake.uniform(-6, 6) * s),
                 center[1] + round(shake.uniform(-14, 14) * s),
             )
+            surface.blit(image, image.get_rect(center=center))
         else:
             image = die_image(value, side, ring=GOLD if index in selected else None)
-        surface.blit(image, image.get_rect(center=center))
+            surface.blit(image, image.get_rect(center=center))
     if view.phase is Phase.BUST:
         stamp = font(round(90 * s)).render("BUST", True, ALERT)
         stamp = pygame.transform.rotate(stamp, 12)
         surface.blit(stamp, stamp.get_rect(center=tray.center))
+
+
+def _draw_correcting_die(
+    surface: pygame.Surface,
+    view: TableView,
+    index: int,
+    center: tuple[int, int],
+    side: int,
+    s: float,
+) -> None:
+    """A die while correcting: the one being set ringed with an arrow under it, a die marked
+    "not a die" dimmed and crossed out."""
+    is_cursor = index == view.cursor
+    image = die_image(view.dice[index], side, ring=GOLD if is_cursor else None)
+    if index in view.struck:
+        image.set_alpha(90)
+    surface.blit(image, image.get_rect(center=center))
+    half = side // 2
+    if index in view.struck:
+        width = max(round(6 * s), 2)
+        for sign in (-1, 1):
+            pygame.draw.line(
+                surface,
+                ALERT,
+                (center[0] - half, center[1] - sign * half),
+                (center[0] + half, center[1] + sign * half),
+                width,
+            )
+    if is_cursor:
+        tip = center[1] + half + round(12 * s)
+        size = round(10 * s)
+        pygame.draw.polygon(
+            surface,
+            GOLD,
+            [(center[0], tip), (center[0] - size, tip + size), (center[0] + size, tip + size)],
+        )
+    text(
+        surface,
+        str(index + 1),
+        round(20 * s),
+        GOLD if is_cursor else MUTED,
+        at=(center[0], center[1] + half + round(26 * s)),
+        anchor="midtop",
+    )
 
 
 def _draw_standings(surface: pygame.Surface, view: TableView, tray: pygame.Rect, s: float) -> None:

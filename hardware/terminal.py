@@ -13,6 +13,15 @@ def _dice_text(values: tuple[int | None, ...]) -> str:
     return " ".join("[?]" if value is None else f"[{value}]" for value in values)
 
 
+def _correcting_text(view: TableView) -> str:
+    """The dice being corrected: ``>4<`` the die being set, ``[x]`` not a die, ``[?]`` unknown."""
+    shown = []
+    for index, value in enumerate(view.dice):
+        face = "x" if index in view.struck else "?" if value is None else str(value)
+        shown.append(f">{face}<" if index == view.cursor else f"[{face}]")
+    return "correct the dice: " + " ".join(shown)
+
+
 def render_text(view: TableView) -> str:
     """``view`` as a few lines of plain text (no trailing newline)."""
     heading = " · ".join(part for part in (view.title, view.rules) if part)
@@ -37,8 +46,10 @@ def render_text(view: TableView) -> str:
         if current is not None and view.winner is None:
             kept = f"   kept {' '.join(map(str, view.kept))}" if view.kept else ""
             lines.append(f"{current.name}'s turn: {view.turn_total} this turn{kept}")
-        if view.dice:
-            rolling = "  (rolling)" if view.is_rolling else ""
+        if view.phase is Phase.CORRECTING:
+            lines.append(_correcting_text(view))
+        elif view.dice:
+            rolling = "  (rolling)" if view.phase is Phase.ROLLING else ""
             lines.append(f"dice: {_dice_text(view.dice)}{rolling}")
         if view.options:
             lines.append(

@@ -34,6 +34,8 @@ class Phase(StrEnum):
     """Somebody won (`TableView.winner`)."""
     MENU = "menu"
     """The menu (long press on SELECT) is open: `TableView.menu` lists its items."""
+    CORRECTING = "correcting"
+    """The players correct the dice as read: `TableView.cursor` is the die being set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,8 @@ class TableView:
     (e.g. a strategy's suggestion). ``target`` is the winning score (0 when unknown), drawn as a
     line on the chart. ``menu`` and ``menu_selected`` describe the open menu. ``frame`` counts
     redraws, so an animation (shaking dice) moves even when nothing else changes.
+    While correcting, ``cursor`` is the index into ``dice`` of the die being set, ``struck`` the
+    indexes of dice marked "not a die", and a ``None`` die is one still unknown ("?").
     """
 
     title: str = "dicekeeper"
@@ -107,6 +111,8 @@ class TableView:
     menu: tuple[str, ...] = field(default=())
     menu_selected: int = 0
     frame: int = 0
+    cursor: int | None = None
+    struck: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):
@@ -123,6 +129,8 @@ class TableView:
             raise InvalidView(
                 f"menu_selected={self.menu_selected!r} but the menu has {len(self.menu)} items"
             )
+        if self.cursor is not None and not 0 <= self.cursor < len(self.dice):
+            raise InvalidView(f"cursor={self.cursor!r} but there are {len(self.dice)} dice")
         for value in (*self.dice, *self.kept, *(v for o in self.options for v in o.dice)):
             if value is not None and not 1 <= value <= 6:
                 raise InvalidView(f"a die shows {value!r}: faces are 1 to 6")

@@ -53,7 +53,9 @@ def test_an_unreadable_die_is_thrown_again(tmp_path: Path) -> None:
     rig.oracle.unreadable = {1}
     with rig.table:
         view = rig.until(lambda v: "could not be read" in v.message)
-        assert view.message == "1 die could not be read (cocked or covered) — throw it again"
+        assert view.message == (
+            "1 die could not be read (cocked or covered) — throw it again or hold STOP to set it"
+        )
         assert rig.table.controller.state.turn.throws == ()
         assert stored_events(rig) == tuple(stored_events(rig)[:2])  # only the two players
         view = rig.until(is_waiting)

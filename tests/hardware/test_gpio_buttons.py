@@ -31,7 +31,7 @@ def names(buttons: GpioButtons) -> list[Button]:
     return [event.button for event in buttons.poll()]
 
 
-def test_roll_and_stop_fire_when_pressed(
+def test_roll_fires_when_pressed_and_stop_when_released(
     mock_factory: Any, clock: FakeClock, buttons: GpioButtons
 ) -> None:
     mock_factory.pin(ROLL).drive_low()
@@ -123,6 +123,8 @@ def test_events_come_in_time_order(
 def test_custom_pins(mock_factory: Any, clock: FakeClock) -> None:
     with open_buttons("gpio", roll=5, stop=6, select=13, clock=clock) as buttons:
         mock_factory.pin(6).drive_low()
+        clock.advance(0.1)
+        mock_factory.pin(6).drive_high()
         assert [e.button for e in buttons.poll()] == [Button.STOP]
     buttons.close()
 
@@ -152,6 +154,8 @@ def test_pin_factory_can_be_passed_in(clock: FakeClock) -> None:
     try:
         with open_buttons("gpio", clock=clock, pin_factory=factory) as buttons:
             factory.pin(STOP).drive_low()
+            clock.advance(0.1)
+            factory.pin(STOP).drive_high()
             assert [e.button for e in buttons.poll()] == [Button.STOP]
     finally:
         factory.close()
