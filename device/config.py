@@ -31,6 +31,7 @@ __all__ = [
     "SystemConfig",
     "default_displays",
     "load_config",
+    "name_problem",
     "parse_config",
 ]
 
@@ -47,6 +48,10 @@ COMPUTER_THROWS = ("virtual", "person")
 SHUTDOWNS = ("exit", "poweroff")
 COMPUTER_PREFIX = "cpu:"
 """A seat in ``game.players`` written ``cpu:SPEC`` is a computer player with strategy SPEC."""
+MAX_NAME_LENGTH = 24
+"""The longest player name (a line of the OLED holds about 21 characters)."""
+I2C_PINS = {0: (0, 1), 1: (2, 3)}
+"""The BCM pins (SDA, SCL) of the Pi's I2C buses 0 and 1 on the 40-pin header."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +222,7 @@ def parse_config(
     displays_raw = root.raw("display")
     displays = _displays(displays_raw) if displays_raw is not None else default_displays(env)
     state = _state(root.table("state"))
+    _check_pins(buttons, displays, camera)
     system_table = root.table("system")
     system = SystemConfig(system_table.string("shutdown", "exit", choices=SHUTDOWNS))
     system_table.finish()
@@ -261,6 +267,7 @@ def _game(t: Table) -> GameConfig:
     for seat in players:
         if seat.startswith(COMPUTER_PREFIX) and not seat[len(COMPUTER_PREFIX) :].strip():
             raise ConfigError(f"game.players: {seat!r} names no strategy (e.g. 'cpu:expert')")
+        _check_name(seat, "game.players")
     target = t.integer("target", d.target, low=0, high=1_000_000)
     t.finish()
     return GameConfig(rules=rules.strip(), players=players, target=target)
@@ -268,8 +275,11 @@ def _game(t: Table) -> GameConfig:
 
 def _players(t: Table) -> PlayersConfig:
     d = PlayersConfig()
+    names = t.strings("names", d.names)
+    for name in names:
+        _check_name(name, "players.names")
     result = PlayersConfig(
-        names=t.strings("names", d.names),
+        names=names,
         computers=t.strings("computers", d.computers),
         computer_throws=t.string("computer_throws", d.computer_throws, choices=COMPUTER_THROWS),
         hints=t.boolean("hints", d.hints),
@@ -376,6 +386,51 @@ def _buttons(t: Table) -> ButtonsConfig:
     )
     t.finish()
     return result
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or None: it must be printable (no control
+    characters such as terminal escape codes), not blank, and at most `MAX_NAME_LENGTH` long."""
+    shown = repr(name) if len(name) <= 40 else f"{name[:20]!r}... ({len(name):,} characters)"
+    if not name.strip():
+        return f"{shown} is blank"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"{shown} is too long: at most {MAX_NAME_LENGTH} characters"
+    if not name.isprintable():
+        return f"{shown} holds control characters (e.g. terminal escape codes): printable only"
+    return None
+
+
+def _check_name(name: str, key: str) -> None:
+    problem = name_problem(name)
+    if problem is not None:
+        raise ConfigError(f"{key}: the name {problem}")
+
+
+def _check_pins(
+    buttons: ButtonsConfig, displays: tuple[DisplayConfig, ...], camera: CameraConfig
+) -> None:
+    """`ConfigError` when a GPIO button sits on a pin the OLED or the Pi camera needs."""
+    if buttons.backend != "gpio":
+        return
+    taken: dict[int, str] = {}
+    for display in displays:
+        if display.kind == "oled" and display.port in I2C_PINS:
+            sda, scl = I2C_PINS[display.port]
+            taken[sda] = f"the OLED's I2C data line (SDA{display.port})"
+            taken[scl] = f"the OLED's I2C clock line (SCL{display.port})"
+    if camera.backend == "picamera2":
+        for pin, line in ((0, "ID_SD"), (1, "ID_SC")):
+            taken.setdefault(
+                pin, f"{line}, the firmware's I2C (the camera's on some Pi models; HAT EEPROM)"
+            )
+    for role in ("roll", "stop", "select"):
+        pin = getattr(buttons, role)
+        if pin in taken:
+            raise ConfigError(
+                f"buttons.pins.{role} = {pin}: GPIO {pin} is {taken[pin]}; "
+                "choose another pin (e.g. 17, 27, 22, 23, 24, 25, 5, 6)"
+            )
 
 
 def _displays(value: object) -> tuple[DisplayConfig, ...]:

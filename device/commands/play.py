@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from device.commands.rules import summary
 from device.commands.score import add_rules_option, format_dice, resolve_rules
+from device.config import name_problem
 from engine.errors import DicekeeperError, PlayerError
 from engine.events import Thrown
 from engine.game import Game, Phase
@@ -46,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.players.split(",") if name.strip()]
     if not names:
         raise PlayerError(f"no player names in --players {args.players!r}")
+    for name in names:
+        problem = name_problem(name)
+        if problem is not None:
+            raise PlayerError(f"--players: the name {problem}")
     game = Game(rules, names, rng=random.Random(args.seed))
     return TerminalGame(game, read=input, write=print).play()
 

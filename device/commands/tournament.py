@@ -134,8 +134,13 @@ def run_tournament(
     seed: int,
     *,
     progress: ProgressBar | None = None,
+    keep_trajectories: bool = False,
 ) -> tuple[list[Standing], float]:
-    """Play ``games`` games, seats rotating; the standings and the mean turns per game."""
+    """Play ``games`` games, seats rotating; the standings and the mean turns per game.
+
+    ``keep_trajectories`` keeps every game's score history in the standings (for `save_plot`;
+    about 2 KB a game), else only wins and ties are kept.
+    """
     rng = random.Random(seed)
     standings = {name: Standing(name) for name, _ in entrants}
     turns = 0
@@ -144,7 +149,7 @@ def run_tournament(
         seated = [*entrants[shift:], *entrants[:shift]]
         result = play_game(rules, seated, rng=rng)
         turns += result.turns
-        _record(standings, result)
+        _record(standings, result, keep_trajectories=keep_trajectories)
         if progress is not None:
             progress.update(number + 1, games)
     if progress is not None:
@@ -152,12 +157,14 @@ def run_tournament(
     return list(standings.values()), turns / games if games else 0.0
 
 
-def _record(standings: dict[str, Standing], result: GameResult) -> None:
+def _record(standings: dict[str, Standing], result: GameResult, *, keep_trajectories: bool) -> None:
     if len(result.winners) == 1:
         standings[result.winners[0]].wins += 1
     else:
         for name in result.winners:
             standings[name].ties += 1
+    if not keep_trajectories:
+        return
     seats = len(result.seats)
     for seat, name in enumerate(result.seats):
         own = [totals[seat] for t, totals in enumerate(result.trajectory) if t % seats == seat]
@@ -188,7 +195,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     bar = ProgressBar(sys.stderr, label="games") if args.games >= 50 else None
-    standings, mean_turns = run_tournament(rules, entrants, args.games, args.seed, progress=bar)
+    standings, mean_turns = run_tournament(
+        rules, entrants, args.games, args.seed, progress=bar, keep_trajectories=bool(args.plot)
+    )
     if args.plot:
         save_plot(args.plot, rules, standings)
     if args.json:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from device.config import ConfigError, parse_config
 from tests.bad_images import bad_images, claimed_png, damaged_header_png
 from tests.device.harness import SIZE, config, open_rig
 from tests.vision.drawn import DrawnDie, draw
@@ -73,3 +74,106 @@ def test_the_table_says_a_replay_frame_is_bad_and_goes_on(tmp_path: Path) -> Non
         assert "c.png" in messages[2] and "too large" in messages[2]
         assert "b.png" not in messages[3] and "c.png" not in messages[3]
         assert "ended" in rig.step().message  # the replay's end, as for any replay
+
+
+OLED = {"kind": "oled"}
+
+
+@pytest.mark.parametrize(
+    ("pins", "displays", "camera", "words"),
+    [
+        ({"roll": 2}, [OLED], "simulated", "buttons.pins.roll = 2: GPIO 2 is the OLED's I2C data"),
+        ({"stop": 3}, [OLED], "simulated", "buttons.pins.stop = 3: GPIO 3 is the OLED's I2C clock"),
+        ({"select": 0}, [dict(OLED, port=0)], "simulated", "pins.select = 0: GPIO 0 is the OLED"),
+        ({"roll": 1}, [], "picamera2", "buttons.pins.roll = 1: GPIO 1 is ID_SC"),
+    ],
+)
+def test_a_button_on_a_pin_the_oled_or_camera_needs_is_refused(
+    tmp_path: Path, pins: dict[str, int], displays: list[dict[str, object]], camera: str, words: str
+) -> None:
+    data = {
+        "buttons": {"backend": "gpio", "pins": pins},
+        "display": displays or [{"kind": "terminal"}],
+        "camera": {"backend": camera},
+    }
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, environ={})
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("pins", "displays", "backend"),
+    [
+        ({"roll": 2}, [{"kind": "terminal"}], "gpio"),  # no OLED: GPIO 2 is free
+        ({"roll": 2}, [OLED], "keyboard"),  # keyboard buttons use no pins
+        ({"roll": 0}, [OLED], "gpio"),  # the OLED on bus 1, no Pi camera
+    ],
+)
+def test_the_same_pins_are_fine_when_nothing_needs_them(
+    pins: dict[str, int], displays: list[dict[str, object]], backend: str
+) -> None:
+    data = {"buttons": {"backend": backend, "pins": pins}, "display": displays}
+    assert parse_config(data, environ={}).buttons.backend == backend
+
+
+ESCAPE = "Ann\x1b[2J\x1b[31m"
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"game": {"players": [ESCAPE, "Bob"]}}, "game.players: the name 'Ann\\x1b[2J"),
+        ({"game": {"players": [LONG, "Bob"]}}, "(100,000 characters) is too long: at most 24"),
+        ({"game": {"players": ["Ann\tBob"]}}, "game.players: the name 'Ann\\tBob' holds"),
+        ({"players": {"names": ["Cleo", "Dan\nEve"]}}, "players.names: the name 'Dan\\nEve' holds"),
+        ({"players": {"names": ["a" * 25]}}, "is too long"),
+    ],
+)
+def test_player_names_must_be_printable_and_short(data: dict[str, object], words: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(data, environ={})
+    message = str(info.value)
+    assert words in message
+    assert "\x1b" not in message and "\n" not in message and len(message) < 200
+
+
+def test_names_from_all_scripts_up_to_the_limit_are_fine() -> None:
+    names = ["Zoë", "Ægir", "Дмитрий", "李小龍", "a" * 24, "Jean-Luc O'Neil"]
+    config = parse_config({"players": {"names": names}}, environ={})
+    assert config.players.names == tuple(names)
+
+
+@pytest.mark.parametrize(("name", "words"), [(ESCAPE, "control characters"), (LONG, "too long")])
+def test_play_refuses_a_bad_name_in_one_line(name: str, words: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "play", "--rules", "greed", "--players", f"{name},Bob"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("dicekeeper play: --players: the name ") and words in line
+    assert "\x1b" not in result.stdout + result.stderr
+
+
+def test_run_refuses_a_button_on_the_oleds_data_line(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(
+        '[buttons]\nbackend = "gpio"\n[buttons.pins]\nroll = 2\n[[display]]\nkind = "oled"\n'
+        f'[state]\ndirectory = "{tmp_path / "state"}"\n'
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "run", "--config", str(cfg)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert "buttons.pins.roll = 2: GPIO 2 is the OLED's I2C data line" in line
