@@ -95,6 +95,32 @@ def test_the_loop_ends_after_max_steps_when_nothing_stops_it(tmp_path: Path) -> 
         assert clock[0] == pytest.approx(7 / 20, abs=0.06)  # paced at the rate, by the fake sleep
 
 
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("after", [0, 1, 5])
+def test_the_loop_stops_as_soon_as_stop_says_so(tmp_path: Path, after: int) -> None:
+    rig = open_rig(config(tmp_path, rules="greed"))
+    clock = rig.clock
+    asked: list[int] = []
+
+    def stop(controller: object) -> bool:
+        asked.append(len(asked))
+        return len(asked) > after
+
+    def sleep(seconds: float) -> None:
+        clock[0] += seconds
+
+    with rig.table:
+        steps = run_loop(
+            rig.table.controller,
+            clock=lambda: clock[0],
+            sleep=sleep,
+            stop=stop,
+            max_steps=MAX_STEPS,
+        )
+    assert steps == after
+    assert len(asked) == after + 1  # asked before every step, and once more to stop
+
+
 def test_history_lists_finished_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cfg_file = tmp_path / "config.toml"
     cfg_file.write_text(f'[state]\ndirectory = "{tmp_path}"\n')

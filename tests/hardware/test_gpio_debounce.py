@@ -90,12 +90,15 @@ def test_the_configured_window_is_used(mock_factory: Any, clock: FakeClock) -> N
         assert _names(buttons) == [Button.ROLL] * 3
 
 
-def test_edges_exactly_one_window_apart_count(mock_factory: Any, clock: FakeClock) -> None:
+@pytest.mark.parametrize("window", [0.125, 0.25, 0.5])  # exact in binary: no rounding at the edge
+def test_edges_exactly_one_window_apart_count(
+    mock_factory: Any, clock: FakeClock, window: float
+) -> None:
     pin = mock_factory.pin(ROLL)
-    with _open(clock, 0.25) as buttons:
+    with _open(clock, window) as buttons:
         pin.drive_low()
-        clock.advance(0.25)
+        clock.advance(window)
         pin.drive_high()
-        clock.advance(0.25)
+        clock.advance(window)
         pin.drive_low()
         assert _names(buttons) == [Button.ROLL, Button.ROLL]
