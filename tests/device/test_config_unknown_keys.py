@@ -92,7 +92,7 @@ def test_a_typo_in_any_display_is_rejected(number: int) -> None:
 
 
 def _tables(
-    data: MutableMapping[str, object], path: tuple[str, ...] = ()
+    data: MutableMapping[str, object], path: tuple[str | int, ...] = ()
 ) -> Iterator[tuple[tuple[str | int, ...], MutableMapping[str, object]]]:
     """Every table of parsed TOML (array-of-tables entries by index), the top level first."""
     yield path, data

@@ -49,9 +49,9 @@ def test_a_first_throw_with_the_wrong_count_is_refused(
         _refused(rig, message)
         assert rig.table.controller.state.turn.throws == ()
         rig.until(is_waiting)
-        (taken,) = rig.table.controller.state.turn.throws
-        assert sorted(taken.values) == right
         state = rig.table.controller.state
+        (taken,) = state.turn.throws
+        assert sorted(taken.values) == right
         if rules == "farkle":  # the player chooses the dice to keep: 1 1 1 is offered first
             assert state.options[0].dice == (1, 1, 1) and state.turn.total == 0
         else:  # every scoring die is set aside at once
