@@ -316,8 +316,8 @@ def _environment(root: Path) -> dict[str, str]:
 
 
 def check_imports(root: Path) -> str:
-    """ "" when the copy's packages (not the installed ones) are what Python imports there."""
-    code = "import sys, " + ", ".join(PACKAGES) + "; "
+    """Why Python run in the copy would not import the copy's packages ("" when it would)."""
+    code = "import " + ", ".join(PACKAGES) + "; "
     code += "print('\\n'.join(m.__file__ for m in (" + ", ".join(PACKAGES) + ",)))"
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -329,7 +329,8 @@ def check_imports(root: Path) -> str:
     )
     if done.returncode != 0:
         return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "import failed"
-    outside = [f for f in done.stdout.split() if not Path(f).resolve().is_relative_to(root)]
+    inside = root.resolve()
+    outside = [f for f in done.stdout.split() if not Path(f).resolve().is_relative_to(inside)]
     return f"imported from outside the copy: {outside}" if outside else ""
 
 

@@ -77,6 +77,12 @@ def test_a_missing_or_repeated_text_is_reported_not_planted(
     assert "caught 0 of 1" in out and "m: missing: a bug" in out and "survived" not in out
 
 
+def test_a_copy_without_the_packages_is_refused(tmp_path: Path) -> None:
+    # The project is installed in the venv (editable): without the copy's packages Python would
+    # quietly import the work tree's, and every mutant would survive.
+    assert "outside the copy" in _module().check_imports(tmp_path)
+
+
 @pytest.mark.timeout(280)
 def test_one_planted_bug_is_caught() -> None:
     done = _launch("--only", "store-synchronous-off")
