@@ -54,8 +54,6 @@ for arg in "$@"; do
     esac
 done
 
-[ "$(id -u)" -eq 0 ] || fail "run as root (sudo $0)"
-
 # 64-bit only: the wheels dicekeeper needs (OpenCV, pygame-ce) exist for aarch64, not for armhf.
 # The userland decides, not the kernel (32-bit Pi OS runs a 64-bit kernel on a Pi 4 or 5).
 arch="$(dpkg --print-architecture 2>/dev/null || true)"
@@ -76,6 +74,7 @@ case "$codename" in
     *) say "unknown release '${codename:-?}': installing without the Bookworm constraints" ;;
 esac
 say "release: ${codename:-unknown}, architecture: ${arch:-unknown}"
+[ "$(id -u)" -eq 0 ] || fail "run as root (sudo $0)"
 
 if [ "$apt_step" = yes ]; then
     command -v apt-get >/dev/null 2>&1 || fail "no apt-get: install ${APT_PACKAGES[*]} by hand, then run with --no-apt"
