@@ -78,9 +78,10 @@ def test_a_missing_or_repeated_text_is_reported_not_planted(
 
 
 def test_a_copy_without_the_packages_is_refused(tmp_path: Path) -> None:
-    # The project is installed in the venv (editable): without the copy's packages Python would
-    # quietly import the work tree's, and every mutant would survive.
-    assert "outside the copy" in _module().check_imports(tmp_path)
+    # Where the project is installed (editable here), Python would quietly import the installed
+    # packages instead of the copy's, and every mutant would survive.
+    problem = _module().check_imports(tmp_path)
+    assert "outside the copy" in problem or "No module named" in problem
 
 
 @pytest.mark.timeout(280)
