@@ -6,7 +6,7 @@ and ``not recorded N: MESSAGE`` when the store refuses one. A small C library, p
 child, makes the disk misbehave when the child arms it (through its own environment, just before a
 chosen action): ``sync=kill`` dies at the next fsync/fdatasync, ``sync=fail-once`` and
 ``sync=fail`` make syncs fail with EIO, ``pwrite=kill-half:N`` writes half of the Nth write and
-dies. The parent kills the child at random moments too, then checks the store with `check_store`.
+dies, ``pwrite=enospc`` fails every write as a full disk does. The parent kills the child at random moments too, then checks the store with `check_store`.
 """
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
 
 static ssize_t torn(int fd, const void *buf, size_t n, off_t at, pwrite_fn real) {
     const char *mode = getenv("FAULT_PWRITE");
+    if (mode != NULL && strcmp(mode, "enospc") == 0) { errno = ENOSPC; return -1; }
     if (mode != NULL && strncmp(mode, "kill-half:", 10) == 0 && ++pwrites == atol(mode + 10)) {
         real(fd, buf, n / 2, at);
         raise(SIGKILL);
