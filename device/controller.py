@@ -149,6 +149,11 @@ class Controller:
         """The engine's state of the current game."""
         return self.session.state
 
+    @property
+    def is_correcting(self) -> bool:
+        """Whether the players are correcting the dice as read."""
+        return self._correction is not None
+
     def view(self) -> TableView:
         """The table as the displays show it now."""
         overlay = replace(
@@ -303,9 +308,9 @@ class Controller:
     def _refuse(self, n: int, message: str, values: tuple[int | None, ...]) -> None:
         self._say(message)
         self._show(rolling=False, tray=values if self._refused is not None else ())
-        self._guard(lambda: self.watcher.expect(n))
         if self.on_refused is not None:
             self.on_refused(values)
+        self._guard(lambda: self.watcher.expect(n))
 
     def _virtual_throw(self, name: str, now: float) -> None:
         n = self.state.dice_to_throw

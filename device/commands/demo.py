@@ -3,7 +3,10 @@
 Every throw is rendered by the simulated camera, read from the frames by the dice reader, settled
 by the settle tracker, scored by the engine and shown on the displays (a window when there is a
 display, otherwise the terminal); the computer players decide. No input is needed; the demo ends
-with the winner and says how many throws the reader read exactly as they were rendered.
+with the winner and one line on the reader: how many throws it read exactly as rendered, how many
+the players corrected, how many were refused and thrown again, and how many were scored wrongly.
+With ``--correct`` the simulated people check every reading against what the camera rendered and
+correct a misread through the same button presses a person makes (hold STOP, SELECT, ROLL, STOP).
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from device.config import SIMULATED_STYLES, default_displays, parse_config
+from device.correction import NOT_A_DIE, Correction
 from device.wiring import Table, open_table, simulated_renderer, simulated_style
-from engine.events import Event, Thrown
-from hardware.buttons import ScriptedButtons
+from engine.events import Corrected, Event, Thrown
+from hardware.buttons import Button, ScriptedButtons
 from hardware.screen import ScreenDisplay
 from vision.types import Frame
 
@@ -62,6 +66,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--fast", action="store_true", help="do not wait between steps (as fast as it reads)"
     )
+    parser.add_argument(
+        "--correct",
+        action="store_true",
+        help="the players check every reading and correct misreads with the buttons",
+    )
     parser.set_defaults(func=handle)
 
 
@@ -78,6 +87,103 @@ class _Recorder:
             self.last = tuple(values)
             self.throws += 1
         return self._render(values, seed)
+
+
+class _Players:
+    """The people at the table as far as the reader is concerned: they compare each reading with
+    the throw the camera rendered, correct misreads with the buttons when ``correct``, and count."""
+
+    def __init__(self, recorder: _Recorder, buttons: ScriptedButtons, *, correct: bool) -> None:
+        self.recorder = recorder
+        self.buttons = buttons
+        self.correct = correct
+        self.exact = self.corrected = self.refused = self.wrong = 0
+        self._truth: tuple[int, ...] = ()
+        self._last = ""  # how the last counted throw was tallied: "exact" or "wrong"
+        self._fixing_refused = False
+
+    @property
+    def summary(self) -> str:
+        """The demo's last line."""
+        total = self.exact + self.corrected + self.refused + self.wrong
+        return (
+            f"reader: {self.exact} of {total} throws read exactly, {self.corrected} corrected by "
+            f"the players, {self.refused} refused and thrown again, {self.wrong} scored wrongly"
+        )
+
+    def on_refused(self, reading: tuple[int | None, ...]) -> None:
+        """A reading was refused (count or unreadable dice): fix unreadable dice, else rethrow."""
+        self.refused += 1
+        self._truth = self.recorder.last
+        if self.correct and len(reading) == len(self._truth) and None in reading:
+            self._fixing_refused = self._press(reading, replaces=False)
+
+    def on_event(self, event: Event) -> None:
+        """Tally each counted throw and correction; misread throws are corrected if wanted."""
+        if isinstance(event, Thrown) and not self._fixing_refused:
+            self._truth = self.recorder.last
+            if sorted(event.dice) == sorted(self._truth):
+                self.exact, self._last = self.exact + 1, "exact"
+            else:
+                self.wrong, self._last = self.wrong + 1, "wrong"
+                if self.correct:
+                    self._press(event.dice, replaces=True)
+        elif isinstance(event, Corrected):
+            if self._fixing_refused:
+                self.refused -= 1
+            elif self._last == "exact":
+                self.exact -= 1
+            elif self._last == "wrong":
+                self.wrong -= 1
+            self._fixing_refused, self._last = False, ""
+            if sorted(event.dice) == sorted(self._truth):
+                self.corrected += 1
+            else:
+                self.wrong, self._last = self.wrong + 1, "wrong"
+
+    def gave_up(self) -> None:
+        """A correction could not be confirmed: it was cancelled and the dice stand."""
+        self._fixing_refused = False
+
+    def _press(self, shown: Sequence[int | None], *, replaces: bool) -> bool:
+        presses = correction_presses(shown, self._truth, replaces=replaces)
+        if presses:
+            self.buttons.press(*presses)
+        return bool(presses)
+
+
+def correction_presses(
+    shown: Sequence[int | None], truth: Sequence[int], *, replaces: bool = True, faces: int = 6
+) -> list[Button]:
+    """The presses that turn the dice ``shown`` (in the tray's order) into ``truth``: hold STOP,
+    then for each die to change SELECT up to it and ROLL until it shows its value, then STOP.
+    [] when they cannot be made to match (fewer dice shown than thrown) or already do."""
+    if len(shown) < len(truth) or sorted(shown, key=_order) == sorted(truth):
+        return []
+    left = list(truth)
+    target: list[int | None] = [None] * len(shown)
+    for index, value in enumerate(shown):  # dice read right stay as they are
+        if value is not None and value in left:
+            left.remove(value)
+            target[index] = value
+    for index in range(len(shown)):
+        if target[index] is None:
+            target[index] = left.pop(0) if left else NOT_A_DIE
+    correction = Correction.of("", shown, replaces=replaces, faces=faces)
+    presses = [Button.CORRECT]
+    for _ in range(len(shown)):
+        for _ in range(faces + 1):
+            if correction.values[correction.cursor] == target[correction.cursor]:
+                break
+            correction = correction.step()
+            presses.append(Button.ROLL)
+        correction = correction.next_die()
+        presses.append(Button.SELECT)
+    return [*presses, Button.STOP]
+
+
+def _order(value: int | None) -> int:
+    return -1 if value is None else value
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -101,13 +207,6 @@ def handle(args: argparse.Namespace) -> int:
     recorder = _Recorder(
         simulated_renderer(SIZE, style=simulated_style(args.style, args.seed, SIZE))
     )
-    exact = [0, 0]
-
-    def on_event(event: Event) -> None:
-        if isinstance(event, Thrown):
-            exact[1] += 1
-            exact[0] += sorted(event.dice) == sorted(recorder.last)
-
     fake = [0.0]
     real = has_window and not args.fast
     clock: Callable[[], float] = time.monotonic if real else (lambda: fake[0])
@@ -133,32 +232,39 @@ def handle(args: argparse.Namespace) -> int:
             },
             environ={},
         )
+        buttons = ScriptedButtons(clock=clock)
+        people = _Players(recorder, buttons, correct=args.correct)
         with open_table(
             config,
             clock=clock,
-            buttons=ScriptedButtons(clock=clock),
+            buttons=buttons,
             oled_device=oled,
             think_seconds=0.6,
             roll_seconds=0.6,
             rng=random.Random(args.seed),
             render=recorder,
         ) as table:
-            table.controller.on_event = on_event
-            _play(table, real, fake, oled, args.screenshots)
+            table.controller.on_event = people.on_event
+            table.controller.on_refused = people.on_refused
+            _play(table, people, real, fake, oled, args.screenshots)
             state_now = table.controller.state
     winners = state_now.winners
     scores = ", ".join(f"{p.name} {p.total}" for p in state_now.players)
     print(f"winner: {' and '.join(p.name for p in winners)} ({scores})")
-    print(
-        f"reader: {exact[0]} of {exact[1]} accepted throws read exactly as rendered; "
-        f"{recorder.throws - exact[1]} throws refused and thrown again (wrong count or unreadable)"
-    )
     if args.screenshots:
         print(f"screenshots in {args.screenshots}")
+    print(people.summary)
     return 0
 
 
-def _play(table: Table, real: bool, fake: list[float], oled: object, shots: Path | None) -> None:
+def _play(
+    table: Table,
+    people: _Players,
+    real: bool,
+    fake: list[float],
+    oled: object,
+    shots: Path | None,
+) -> None:
     controller = table.controller
     period = 1 / 20
     last_turn = controller.state.last_turn
@@ -166,6 +272,9 @@ def _play(table: Table, real: bool, fake: list[float], oled: object, shots: Path
     for _ in range(MAX_STEPS):
         now = time.monotonic() if real else fake[0]
         controller.step(now)
+        if controller.is_correcting:  # every press was handled, yet not confirmed: give up
+            people.buttons.press(Button.CORRECT)
+            people.gave_up()
         if real:
             time.sleep(max(0.0, now + period - time.monotonic()))
         else:
@@ -176,7 +285,9 @@ def _play(table: Table, real: bool, fake: list[float], oled: object, shots: Path
             _screenshots(table, oled, shots, f"turn-{turns:03d}")
         last_turn = state.last_turn
         if controller.session.is_over:
-            controller.step(now + period)
+            controller.step(now + period)  # the players may still correct the last throw
+            if not controller.session.is_over:
+                continue
             if shots is not None:
                 _screenshots(table, oled, shots, "final")
             if real:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from device.config import load_config
 from device.menu import history_line
-from device.store import GameStore, state_directory
+from device.store import GameStore, StoredGame, state_directory
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -49,13 +49,26 @@ def handle(args: argparse.Namespace) -> int:
         if args.json:
             print(
                 json.dumps(
-                    {"id": game.id, "finished": game.finished, "result": game.result},
+                    {
+                        "id": game.id,
+                        "finished": game.finished,
+                        "result": game.result,
+                        "corrected": corrected_throws(game),
+                    },
                     sort_keys=True,
                 )
             )
         else:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished or game.started))
-            print(f"{when}  {history_line(game)}")
+            corrected = corrected_throws(game)
+            plural = "" if corrected == 1 else "s"
+            fixed = f"  ({corrected} throw{plural} corrected)" if corrected else ""
+            print(f"{when}  {history_line(game)}{fixed}")
     if not stored and not args.json:
         print("no finished games yet")
     return 2 if damaged else 0
+
+
+def corrected_throws(game: StoredGame) -> int:
+    """How many throws of ``game`` the players corrected at the table."""
+    return sum(json.loads(event).get("type") == "corrected" for event in game.events)

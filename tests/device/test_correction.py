@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from device.cli import main
 from device.prompts import CORRECTING_PROMPT
 from engine.state import Phase as EnginePhase
 from hardware.buttons import Button
@@ -231,7 +232,7 @@ def test_every_button_path_through_the_pins(tmp_path: Path, mock_factory: Any) -
 
 
 def test_the_throw_that_ended_the_game_is_corrected_and_the_game_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     script = [[1, 1, 1, 1, 1], [1, 1, 1, 3, 4]]
     rig = open_rig(config(tmp_path, rules="greed", target=1000, script=script))
@@ -251,3 +252,10 @@ def test_the_throw_that_ended_the_game_is_corrected_and_the_game_goes_on(
         assert view.winner_player is not None and view.winner_player.name == "Ann"
         (game,) = rig.table.store.history()
         assert game.result is not None and game.result["scores"] == {"Ann": 1200, "Bob": 1000}
+    settings = tmp_path / "config.toml"
+    settings.write_text(f'[state]\ndirectory = "{tmp_path / "state"}"\n')
+    capsys.readouterr()
+    assert main(["history", "--config", str(settings), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["corrected"] == 1
+    assert main(["history", "--config", str(settings)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("(1 throw corrected)")

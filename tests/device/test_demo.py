@@ -30,6 +30,10 @@ def test_demo_plays_to_a_winner_through_camera_reader_and_screens(tmp_path: Path
     scores = {name: int(points) for name, points in re.findall(r"(\w+) (\d+)", match.group(2))}
     assert set(scores) == {"Expert", "Bold"}
     assert scores[match.group(1)] == max(scores.values()) >= 300
-    assert re.search(r"^reader: \d+ of \d+ accepted throws", result.stdout, re.MULTILINE)
+    assert re.fullmatch(
+        r"reader: \d+ of \d+ throws read exactly, \d+ corrected by the players, "
+        r"\d+ refused and thrown again, \d+ scored wrongly",
+        result.stdout.strip().splitlines()[-1],
+    )
     for name in ("final-screen.png", "final-oled.png", "turn-001-screen.png"):
         assert (shots / name).stat().st_size > 0
