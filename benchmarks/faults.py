@@ -11,8 +11,8 @@ the store's child process and the real `dicekeeper run`. ``--quick`` leaves out 
 wait and uses fewer kills.
 
 ``--soak`` runs the table (`dicekeeper run`: simulated camera, the real dice reader, two computer
-players, a new game started whenever one ends) for MINUTES (default 30) and prints its resident
-memory and open file descriptors at intervals, then the first, last and largest figures.
+players, greed to 2000, a new game started whenever one ends) for MINUTES (default 30) and prints
+its resident memory and open file descriptors at intervals, then the first, last and largest.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ from tests.fault_kit import (  # noqa: E402
 from vision import InvalidFrame, read  # noqa: E402
 
 ARM_AT = 6
+SOAK_TARGET = 2000
+"""The soak's games are short, so that games end and new ones start throughout the run."""
 
 
 @dataclass(frozen=True)
@@ -466,13 +468,16 @@ def _open_fds(pid: int) -> int:
 def soak(minutes: float, interval: float, clock: Callable[[], float] = time.monotonic) -> int:
     """Run the table for ``minutes`` and print its memory and descriptors every ``interval``."""
     work = Path(tempfile.mkdtemp(prefix="dicekeeper-soak-"))
-    config = _soak_config(work, virtual=False)
+    config = _soak_config(work, virtual=False, target=SOAK_TARGET)
     database = work / "state" / DATABASE_NAME
     process = _start_table(config)
     assert process.stdin is not None
     start = clock()
     samples: list[tuple[float, float, int, int, int]] = []
-    print("dicekeeper run: simulated camera, the dice reader, cpu:expert against cpu:bold")
+    print(
+        "dicekeeper run: simulated camera, the dice reader, cpu:expert against cpu:bold, "
+        f"greed to {SOAK_TARGET}"
+    )
     print(f"{'time':>7}  {'resident MB':>11}  {'open fds':>8}  {'events':>7}  {'games':>5}")
     try:
         next_sample = start + min(interval, 5.0)  # the first once the table is up

@@ -6,7 +6,8 @@ and ``not recorded N: MESSAGE`` when the store refuses one. A small C library, p
 child, makes the disk misbehave when the child arms it (through its own environment, just before a
 chosen action): ``sync=kill`` dies at the next fsync/fdatasync, ``sync=fail-once`` and
 ``sync=fail`` make syncs fail with EIO, ``pwrite=kill-half:N`` writes half of the Nth write and
-dies, ``pwrite=enospc`` fails every write as a full disk does. The parent kills the child at random moments too, then checks the store with `check_store`.
+dies, ``pwrite=enospc`` fails every write as a full disk does. The parent kills the child at
+random moments too, then checks the store with `check_store`.
 """
 
 from __future__ import annotations
