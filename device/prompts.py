@@ -57,8 +57,8 @@ def count_message(expected: int, seen: int) -> str:
 
 def unreadable_message(count: int) -> str:
     if count == 1:
-        return "1 die could not be read (cocked or covered) — throw it again or hold STOP to set it"
+        return "1 die could not be read — hold STOP to set it or throw it again (cocked or covered)"
     return (
-        f"{count} dice could not be read (cocked or covered) — throw them again or hold STOP to "
-        "set them"
+        f"{count} dice could not be read — hold STOP to set them or throw them again (cocked or "
+        "covered)"
     )

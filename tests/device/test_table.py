@@ -54,7 +54,7 @@ def test_an_unreadable_die_is_thrown_again(tmp_path: Path) -> None:
     with rig.table:
         view = rig.until(lambda v: "could not be read" in v.message)
         assert view.message == (
-            "1 die could not be read (cocked or covered) — throw it again or hold STOP to set it"
+            "1 die could not be read — hold STOP to set it or throw it again (cocked or covered)"
         )
         assert rig.table.controller.state.turn.throws == ()
         assert stored_events(rig) == tuple(stored_events(rig)[:2])  # only the two players

@@ -77,7 +77,7 @@ def test_prompts_and_refusal_messages() -> None:
     assert count_message(1, 2) == "expected 1 die, I see 2 — take the kept dice out of the tray"
     assert count_message(5, 3) == "expected 5 dice, I see 3 — throw all 5"
     assert unreadable_message(2) == (
-        "2 dice could not be read (cocked or covered) — throw them again or hold STOP to set them"
+        "2 dice could not be read — hold STOP to set them or throw them again (cocked or covered)"
     )
 
 
