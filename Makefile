@@ -1,11 +1,13 @@
 # The two set-up commands: `make run` and `make test`. Both create .venv when it is missing.
+# CI adds `make test-oldest` (the suite on the oldest supported dependencies, in .venv-oldest) and
+# `make pi-check` (an emulated 64-bit Raspberry Pi OS Bookworm; root only, see README).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck unit demo clean
+.PHONY: run test lint typecheck unit demo clean test-oldest pi-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,5 +40,11 @@ unit: $(DEV_STAMP)
 
 test: lint typecheck unit
 
+test-oldest:
+	PYTHON=$(PYTHON) ci/test-oldest.sh
+
+pi-check: $(STAMP)
+	ci/pi-check.sh
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .venv-oldest .mypy_cache .pytest_cache .ruff_cache

@@ -11,6 +11,7 @@ import pytest
 
 import vision.quick as quick_module
 import vision.reader as reader_module
+from tests.vision.stored_trays import stored_tray
 from vision import ReaderParams, read
 from vision.classify import Verdict
 from vision.crops import pyramid_of
@@ -442,17 +443,17 @@ def test_the_region_of_interest_holds_on_the_fast_path() -> None:
 
 
 def test_the_fast_path_is_tried_first_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    tray = render_tray(CLEAR[0][1], seed=CLEAR[0][0])
+    frame = stored_tray(CLEAR[0][1], seed=CLEAR[0][0])
     seen: dict[str, object] = {}
-    assert sorted(read(tray.frame, debug=seen.__setitem__).values) == [1, 2, 6]
+    assert sorted(read(frame, debug=seen.__setitem__).values) == [1, 2, 6]
     assert set(seen) == {"dice"}  # read by the fast path: no pips were looked for
 
     def no_detector(*args: object) -> None:
         raise AssertionError("the detector ran")
 
     monkeypatch.setattr(quick_module, "detect", no_detector)
-    assert sorted(read(tray.frame, replace(PARAMS, use_detector=False)).values) == [1, 2, 6]
-    assert len(read(tray.frame, replace(PARAMS, use_classifier=False)).dice) == 3
+    assert sorted(read(frame, replace(PARAMS, use_detector=False)).values) == [1, 2, 6]
+    assert len(read(frame, replace(PARAMS, use_classifier=False)).dice) == 3
 
 
 @pytest.mark.parametrize(
