@@ -307,7 +307,7 @@ class Controller:
 
     def _refuse(self, n: int, message: str, values: tuple[int | None, ...]) -> None:
         self._say(message)
-        self._show(rolling=False, tray=values if self._refused is not None else ())
+        self._show(rolling=False, bust=False, tray=values if self._refused is not None else ())
         if self.on_refused is not None:
             self.on_refused(values)
         self._guard(lambda: self.watcher.expect(n))

@@ -259,3 +259,12 @@ def test_the_throw_that_ended_the_game_is_corrected_and_the_game_goes_on(
     assert json.loads(capsys.readouterr().out)["corrected"] == 1
     assert main(["history", "--config", str(settings)]) == 0
     assert capsys.readouterr().out.rstrip().endswith("(1 throw corrected)")
+
+
+def test_a_refused_reading_after_a_bust_is_shown_without_the_bust(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[2, 2, 3, 4, 6], [1, 1, 1, 5, 2]]))
+    with rig.table:
+        rig.step()  # Ann's throw is on its way; Bob's comes next, with die 2 unreadable
+        rig.oracle.unreadable = {1}
+        view = rig.until(lambda v: "could not be read" in v.message)
+        assert view.phase is Phase.WAITING and view.dice == (1, None, 1, 5, 2)
