@@ -258,7 +258,8 @@ def solve_work(rules: Rules) -> int:
     """How many value look-ups one sweep of `solve_optimal` over ``rules`` makes: its cost.
 
     That is the stored (score, score, turn total) states times the moves a throw allows, summed
-    over the numbers of dice; the solve takes about one second per 3 million on a desktop core.
+    over the numbers of dice; a whole solve takes about a second per 3 million on a desktop core
+    (pig to 100: 2.5 million; farkle to 1000: 20 million; farkle to 10,000: 4.8 billion).
     """
     model = throw_model(rules, monotone=False)
     target, margin, seats = _layout(rules)
