@@ -85,9 +85,13 @@ class Throw:
                     f"(allowed 1..{faces})"
                 )
         if count is not None and len(self.values) != count:
-            raise InvalidThrow(f"expected {count} dice, got {len(self.values)}: {str(self)!r}")
+            raise InvalidThrow(f"expected {_dice(count)}, got {len(self.values)}: {str(self)!r}")
         if max_count is not None and len(self.values) > max_count:
             raise InvalidThrow(
-                f"at most {max_count} dice allowed, got {len(self.values)}: {str(self)!r}"
+                f"at most {_dice(max_count)} allowed, got {len(self.values)}: {str(self)!r}"
             )
         return self
+
+
+def _dice(count: int) -> str:
+    return "1 die" if count == 1 else f"{count} dice"

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine.errors import GameOver
+from engine.errors import GameOver, InvalidThrow
 from engine.game import Game, Phase
 from engine.players import TurnOutcome
 from engine.rules import EndRule, KeepRule, find_rules, rules_names
@@ -48,6 +48,13 @@ def test_a_face_scores_itself_and_a_one_busts(face: int) -> None:
     else:
         assert not scoring.is_bust and scoring.best == face
         assert [(keep.dice, keep.score) for keep in scoring.options] == [((face,), face)]
+
+
+def test_a_throw_of_two_dice_is_refused_naming_the_one_die() -> None:
+    with pytest.raises(InvalidThrow, match=r"at most 1 die allowed, got 2: '34'"):
+        score_throw(PIG, (3, 4))
+    with pytest.raises(InvalidThrow, match=r"expected 1 die, got 2"):
+        Game(PIG, ["Ann"]).throw((3, 4))
 
 
 def test_a_turn_rolls_the_one_die_again_and_a_one_loses_the_turn_total() -> None:
