@@ -160,6 +160,11 @@ if ! command -v systemctl >/dev/null 2>&1; then
     say "no systemctl here: the service is installed but not enabled"
     exit 0
 fi
+if [ ! -d /run/systemd/system ]; then # a chroot or an image being built: enable it offline
+    systemctl --root=/ enable "$SERVICE"
+    say "systemd is not running here: $SERVICE is enabled and starts at the next boot"
+    exit 0
+fi
 systemctl daemon-reload
 systemctl enable "$SERVICE"
 if [ "$start_step" = yes ]; then
