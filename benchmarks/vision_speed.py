@@ -1,5 +1,6 @@
 """Dice reader speed: median milliseconds to read one 640×480 frame with 6 dice on one core
-(OpenCV set to one thread), and peak memory. The CPU time is shown too, as the wall time
+(OpenCV set to one thread), and peak memory; also frames of 1280×720 and 1920×1080, and photos
+enlarged to 12 MP (read shrunk to a working scale). The CPU time is shown too, as the wall time
 suffers when other processes share the machine, and so is the number of crops the classifier
 runs its network on, which does not; and the network's time a crop before and after the frames
 (about 0.7 ms on one core here, when no other machine shares its host): the yardstick of how
@@ -42,15 +43,16 @@ from vision.verify import verify  # noqa: E402
 DATASETS = ROOT.parent / "shared" / "datasets"
 
 
-def synthetic_frames(count: int) -> list[Frame]:
-    """Rendered 640×480 frames of six dice, or [] when the renderer is not there."""
+def synthetic_frames(count: int, size: tuple[int, int] = (640, 480)) -> list[Frame]:
+    """Rendered frames of six dice (``size``: width, height), or [] when the renderer is not
+    there."""
     try:
         render_tray = importlib.import_module("vision.render").render_tray
     except (ImportError, AttributeError):
         return []
     rng = np.random.default_rng(7)
     return [
-        render_tray([int(v) for v in rng.integers(1, 7, 6)], seed=seed).frame
+        render_tray([int(v) for v in rng.integers(1, 7, 6)], seed=seed, size=size).frame
         for seed in range(count)
     ]
 
@@ -65,6 +67,12 @@ def photo_frames(count: int) -> list[Frame]:
         if len(frames) >= count:
             break
     return frames
+
+
+def _enlarged(frames: list[Frame], size: tuple[int, int]) -> list[Frame]:
+    """The frames enlarged to ``size`` (width, height): a phone's photo, read at a working
+    scale (`vision.reader.working_copy`)."""
+    return [np.asarray(cv2.resize(f, size, interpolation=cv2.INTER_LINEAR)) for f in frames]
 
 
 class Stages(NamedTuple):
@@ -160,6 +168,9 @@ def main() -> int:
     sets = (
         ("synthetic 6 dice", synthetic_frames(args.frames)),
         ("real photos 640x480", photo_frames(args.frames)),
+        ("synthetic 6 dice 1280x720", synthetic_frames(args.frames, (1280, 720))),
+        ("synthetic 6 dice 1920x1080", synthetic_frames(args.frames, (1920, 1080))),
+        ("12 MP (4000x3000) enlarged photos", _enlarged(photo_frames(5), (4000, 3000))),
     )
     yardstick = next((frames[:1] for _, frames in sets if frames), [])
     start_ms = _network_ms_per_crop(yardstick[0]) if yardstick else None

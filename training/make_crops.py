@@ -286,13 +286,18 @@ def synthetic(
             print(f"  synthetic {kind_name} {index}/{frames}, {len(sink.crops)} crops", flush=True)
 
 
-def real(seed: int, sink: Sink, scales: tuple[float, ...] = (1.0,)) -> None:
-    """Crops from the training half of every labelled photo folder, each photo resized by each of
-    ``scales`` (`vision.evaluation.resized`: the clutter around the dice is to be no die at any
-    size, not only at the one it was photographed at)."""
+def real(
+    seed: int,
+    sink: Sink,
+    scales: tuple[float, ...] = (1.0,),
+    folders: tuple[str, ...] = (),
+) -> None:
+    """Crops from the training part of every labelled photo folder (or of the ``folders`` named),
+    each photo resized by each of ``scales`` (`vision.evaluation.resized`: the clutter around the
+    dice is to be no die at any size, not only at the one it was photographed at)."""
     rng = np.random.default_rng(seed + 1)
     for source, folder in enumerate(sorted(DATASETS.iterdir()), start=1):
-        if not (folder / "labels.csv").exists():
+        if not (folder / "labels.csv").exists() or (folders and folder.name not in folders):
             continue
         images = 0
         for image, photo, labels in labelled_photos(folder):
@@ -368,11 +373,17 @@ def main() -> int:
         default="1",
         help="comma-separated factors each training photo is cut at, resized (e.g. 0.75,1,1.5)",
     )
+    parser.add_argument(
+        "--real-folders",
+        default="",
+        help="comma-separated photo folders to cut (default: every folder in the datasets)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     sink = Sink()
     if not args.no_real:
-        real(args.seed, sink, tuple(float(f) for f in args.real_scales.split(",")))
+        folders = tuple(name for name in args.real_folders.split(",") if name)
+        real(args.seed, sink, tuple(float(f) for f in args.real_scales.split(",")), folders)
     synthetic(args.synthetic, args.seed, sink)
     for preset in PRESETS:
         synthetic(args.look_alike, args.seed, sink, preset)

@@ -131,9 +131,18 @@ def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
 
 
 def read_right(reading: Reading, labels: list[LabelledDie]) -> set[int]:
-    """The indices of the labels matched to a reported die of their value: each reported die is
-    matched to the nearest free label within reach of its centre (half the larger of the
-    label's and the die's widths), the nearest pairs first."""
+    """The indices of the labels matched (`matched`) to a reported die of their value."""
+    return {
+        l_index
+        for d_index, l_index in matched(reading, labels).items()
+        if reading.dice[d_index].value == labels[l_index].value
+    }
+
+
+def matched(reading: Reading, labels: list[LabelledDie]) -> dict[int, int]:
+    """The label each reported die is matched to, by index: each die to the nearest free label
+    within reach of its centre (half the larger of the label's and the die's widths), the
+    nearest pairs first. A die matched to no label is not in the result."""
     pairs = []
     for d_index, die in enumerate(reading.dice):
         for l_index, label in enumerate(labels):
@@ -143,14 +152,11 @@ def read_right(reading: Reading, labels: list[LabelledDie]) -> set[int]:
             if distance <= reach:
                 pairs.append((distance, d_index, l_index))
     pairs.sort()
-    taken_d: set[int] = set()
-    taken_l: set[int] = set()
-    right = set()
+    found: dict[int, int] = {}
+    taken: set[int] = set()
     for _, d_index, l_index in pairs:
-        if d_index in taken_d or l_index in taken_l:
+        if d_index in found or l_index in taken:
             continue
-        taken_d.add(d_index)
-        taken_l.add(l_index)
-        if reading.dice[d_index].value == labels[l_index].value:
-            right.add(l_index)
-    return right
+        found[d_index] = l_index
+        taken.add(l_index)
+    return found

@@ -12,16 +12,20 @@ and `vision.standout`, and a face read across two touching dice split into them,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from vision.annotate import annotate
-from vision.crops import pyramid_of
+from vision.classify import classify
+from vision.crops import Pyramid, pyramid_of
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
+from vision.judge import judge, shipped_model
 from vision.params import ReaderParams
 from vision.pips import Pip, find_pips, planes_of, to_gray
 from vision.quick import quick_faces
@@ -32,6 +36,10 @@ from vision.validate import check_frame
 from vision.verify import verify
 
 Debug = Callable[[str, Frame], None]
+
+WORKING_PIXELS = 1920 * 1088
+"""Frames of more pixels than this (a little more than 1920×1080) are read shrunk to about as
+many (`working_copy`)."""
 
 DEFAULT_PARAMS = ReaderParams()
 
@@ -57,17 +65,16 @@ def read(
     dice read, boxed with their values).
     """
     frame = check_frame(frame)
-    pyramid = pyramid_of(frame) if params.use_classifier else None
-    quick = quick_faces(pyramid, params) if pyramid and params.use_detector else None
-    if quick is not None:
-        faces = quick
-    else:
-        pips, faces, spotted = find_pip_faces(frame, params, debug)
-        if pyramid:
-            faces = verify(pyramid, pips, faces, params, spotted=spotted)
+    working, factor = working_copy(frame)
+    pyramid = pyramid_of(working) if params.use_classifier else None
+    faces = candidate_faces(working, pyramid, params, debug)
+    if pyramid and params.use_judge:
+        faces = judge(pyramid, faces, classify, shipped_model())
+    if factor != 1.0:
+        faces = [scaled(face, 1.0 / factor) for face in faces]
     height, width = frame.shape[:2]
     dice = [
-        _die(face, width, height, params)
+        die_reading(face, width, height, params)
         for face in faces
         if is_inside((face.x, face.y), params.roi)
     ]
@@ -76,6 +83,46 @@ def read(
     if debug is not None:
         debug("dice", annotate(frame, reading))
     return reading
+
+
+def working_copy(frame: Frame) -> tuple[Frame, float]:
+    """The frame the stages read, and the factor it was resized by: a frame of more than
+    `WORKING_PIXELS` is shrunk (by averaging) to about that many, so that a phone's 12 MP photo
+    is read in bounded time and memory; smaller frames are read as they are."""
+    height, width = frame.shape[:2]
+    if height * width <= WORKING_PIXELS:
+        return frame, 1.0
+    factor = math.sqrt(WORKING_PIXELS / (height * width))
+    size = (max(1, int(width * factor)), max(1, int(height * factor)))
+    shrunk = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    return shrunk, size[0] / width
+
+
+def scaled(face: Face, factor: float) -> Face:
+    """The face as seen in its frame resized by ``factor``."""
+    return replace(
+        face,
+        x=face.x * factor,
+        y=face.y * factor,
+        u=(face.u[0] * factor, face.u[1] * factor),
+        v=(face.v[0] * factor, face.v[1] * factor),
+        width=face.width * factor,
+    )
+
+
+def candidate_faces(
+    frame: Frame, pyramid: Pyramid | None, params: ReaderParams, debug: Debug | None = None
+) -> list[Face]:
+    """The dice of a checked frame (whose pyramid is ``pyramid``, or ``None`` without the
+    classifier) as the stages before the judge read them: the fast path's when it is sure of
+    them all, else the pip stages' re-read by the classifier."""
+    quick = quick_faces(pyramid, params) if pyramid and params.use_detector else None
+    if quick is not None:
+        return quick
+    pips, faces, spotted = find_pip_faces(frame, params, debug)
+    if pyramid:
+        faces = verify(pyramid, pips, faces, params, spotted=spotted)
+    return faces
 
 
 def find_pip_faces(
@@ -95,7 +142,7 @@ def find_pip_faces(
     return PipFaces(pips, faces, spotted)
 
 
-def _die(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:
+def die_reading(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:
     """The reading of one face, with the bounding box of its die (the face grid, widened)."""
     half = params.die_width_per_spacing / 2.0
     half_w = half * (abs(face.u[0]) + abs(face.v[0]))

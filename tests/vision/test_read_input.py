@@ -81,3 +81,29 @@ def test_params_that_cannot_work_are_refused(changes: dict[str, object]) -> None
     with pytest.raises(InvalidParams) as caught:
         ReaderParams(**changes)  # type: ignore[arg-type]
     assert repr(next(iter(changes.values()))) in str(caught.value)
+
+
+def test_a_frame_of_many_megapixels_is_read_shrunk_and_its_dice_placed_in_it() -> None:
+    import cv2
+
+    from vision.reader import WORKING_PIXELS, working_copy
+    from vision.render import render_tray
+
+    tray = render_tray([1, 3, 6], seed=21)
+    big = np.asarray(cv2.resize(tray.frame, (4000, 3000), interpolation=cv2.INTER_CUBIC))
+    working, factor = working_copy(big)
+    assert working.shape[0] * working.shape[1] <= WORKING_PIXELS
+    assert factor == pytest.approx(working.shape[1] / 4000)
+    assert working_copy(tray.frame) == (tray.frame, 1.0)
+    reading = read(big)
+    small = read(tray.frame)
+    assert (
+        reading.values
+        == small.values
+        == tuple(d.value for d in sorted(tray.dice, key=lambda d: (d.center[1], d.center[0])))
+    )
+    factor = 4000 / tray.frame.shape[1]
+    for die, seen in zip(reading.dice, small.dice, strict=True):
+        assert abs(die.center[0] - factor * seen.center[0]) < 0.2 * factor * seen.box.w
+        assert abs(die.center[1] - factor * seen.center[1]) < 0.2 * factor * seen.box.w
+        assert die.box.x + die.box.w <= 4000 and die.box.y + die.box.h <= 3000
