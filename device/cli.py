@@ -7,16 +7,22 @@ Exit status: 0 on success, 2 for bad usage or bad input (one line on stderr nami
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
 
 from device.commands import register_all
+from device.logs import setup_logging
 from engine.errors import DicekeeperError
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_BAD_INPUT = 2
+
+VERBOSE_HELP = "log debugging messages too (on stderr)"
+
+log = logging.getLogger(__name__)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,8 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dicekeeper",
         description="A tabletop companion for Greed and Farkle.",
     )
+    parser.add_argument("-v", "--verbose", action="store_true", help=VERBOSE_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     register_all(subparsers)
+    for (
+        command
+    ) in subparsers.choices.values():  # `dicekeeper run -v` as well as `dicekeeper -v run`
+        command.add_argument(
+            "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=VERBOSE_HELP
+        )
     return parser
 
 
@@ -34,11 +47,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    setup_logging(args.command, verbose=args.verbose)
     try:
         status: int = args.func(args)
     except DicekeeperError as exc:
         # Bad input that reached a domain check: one line, naming the input.
-        print(f"dicekeeper {args.command}: {exc}", file=sys.stderr)
+        log.error("%s", exc)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_FAILURE
@@ -47,6 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Point stdout at devnull so the interpreter's final flush does not raise again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_FAILURE
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        # A path from the command line that cannot be used (a file where a folder is wanted...).
+        log.error("%r: %s", str(exc.filename), exc.strerror or exc)
+        return EXIT_BAD_INPUT
     return status
 
 

@@ -9,8 +9,8 @@ disk, then a solve (saved for next time) if the target is small enough to solve 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -18,6 +18,8 @@ from device.store import state_directory
 from engine.rules import Rules
 from engine.solver_model import throw_model
 from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key, solve_optimal
+
+log = logging.getLogger(__name__)
 
 # Targets up to this many units (of 50 points) are solved on demand: greed to 5000 took 70 s on
 # one desktop core. Farkle to 10,000 took 19 CPU minutes (75 MB table) and greed-house to 10,000
@@ -106,8 +108,6 @@ class DiskTables:
         try:
             save_table(table, self.directory)
         except OSError as exc:
-            print(
-                f"dicekeeper: could not cache the table in {self.directory}: {exc}", file=sys.stderr
-            )
+            log.warning("could not cache the table in %s: %s", self.directory, exc)
         self._memory[rules] = table
         return table

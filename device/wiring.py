@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from engine.rules import Rules
 from hardware.backends import Closing
 from hardware.buttons import Buttons, open_buttons
 from hardware.camera import Camera, open_camera
-from hardware.display import Display, MultiDisplay, open_display
+from hardware.display import Display, MultiDisplay, NullDisplay, open_display
 from hardware.errors import DisplayUnavailable
 from vision.render import PRESETS, TrayStyle, render_throw, style_from_seed, style_like
 from vision.settle import SettleParams, SettleState, SettleTracker
@@ -196,18 +197,25 @@ def open_table(
             buttons = _open_buttons(config, clock, pin_factory)
         stack.callback(buttons.close)
         displays: list[Display] = []
-        failures: list[DisplayUnavailable] = []
+        failures: list[tuple[str, DisplayUnavailable]] = []
+        sole = len(config.displays) == 1 and not extra_displays
         for spec in config.displays:
             try:
-                display = _open_display(spec, oled_device)
+                display = _open_display(spec, oled_device, fallback=not sole)
             except DisplayUnavailable as exc:  # e.g. no HDMI screen: the others still serve
-                log.warning("display %r unavailable, carrying on without it: %s", spec.kind, exc)
-                failures.append(exc)
+                failures.append((spec.kind, exc))
                 continue
             stack.callback(display.close)
+            if isinstance(display, NullDisplay):  # no OLED answered (open_oled logged it)
+                failures.append(("", DisplayUnavailable(display.reason)))
+                continue
             displays.append(display)
-        if failures and not displays:
-            raise failures[0]
+        if failures and not displays and not extra_displays:
+            kinds = ", ".join(spec.kind for spec in config.displays)
+            raise DisplayUnavailable(f"no display works (configured: {kinds}): {failures[0][1]}")
+        for kind, problem in failures:
+            if kind:
+                log.warning("display %r unavailable, carrying on without it: %s", kind, problem)
         multi = MultiDisplay([*displays, *extra_displays])
         session = Session.resume(store) or Session.new(
             store, rules, seats_from_config(config.game.players)
@@ -282,17 +290,22 @@ def _open_buttons(config: Config, clock: Callable[[], float], pin_factory: objec
     return open_buttons("keyboard", clock=clock)
 
 
-def _open_display(spec: DisplayConfig, oled_device: object | None) -> Display:
+def _open_display(spec: DisplayConfig, oled_device: object | None, *, fallback: bool) -> Display:
+    """The display ``spec``; an OLED that does not answer is a `NullDisplay` when ``fallback``
+    (another display serves), else `DisplayUnavailable`."""
     if spec.kind == "oled":
         options: dict[str, object] = {
             "driver": spec.driver,
             "port": spec.port,
             "address": spec.address,
             "rotation": spec.rotation,
+            "fallback": fallback,
         }
         if oled_device is not None:
             options["device"] = oled_device
-        return open_display("oled", **options)
+        with warnings.catch_warnings():  # a missing OLED is logged once, not also warned
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return open_display("oled", **options)
     if spec.kind == "screen":
         return open_display(
             "screen", width=spec.width, height=spec.height, fullscreen=spec.fullscreen

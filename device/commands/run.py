@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from types import FrameType
 
@@ -13,6 +13,8 @@ from device.config import load_config
 from device.loop import run_loop
 from device.notify import Notifier
 from device.wiring import open_table
+
+log = logging.getLogger(__name__)
 
 POWER_OFF = ["systemctl", "poweroff"]
 """Run after the menu's "Shut down" when ``system.shutdown = "poweroff"``."""
@@ -42,10 +44,10 @@ def handle(args: argparse.Namespace) -> int:
     notifier = Notifier()
     with open_table(config) as table:
         controller = table.controller
-        print(f"dicekeeper run: configuration from {config.source}", file=sys.stderr)
+        log.info("configuration from %s", config.source)
         for notice in (table.store.notice, controller.session.notice):
             if notice:
-                print(f"dicekeeper run: {notice}", file=sys.stderr)
+                log.warning("%s", notice)
 
         def shut_down(signum: int, frame: FrameType | None) -> None:
             controller.is_shut_down = True
@@ -53,10 +55,11 @@ def handle(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, shut_down)  # systemctl stop
         signal.signal(signal.SIGINT, shut_down)  # Ctrl-C in a terminal: a clean stop too
         state = controller.state
-        print(
-            f"dicekeeper run: {state.rules.name}, players "
-            f"{', '.join(p.name for p in state.players) or 'none'}; game store {table.store.path}",
-            file=sys.stderr,
+        log.info(
+            "%s, players %s; game store %s",
+            state.rules.name,
+            ", ".join(p.name for p in state.players) or "none",
+            table.store.path,
         )
         notifier.ready(f"playing {state.rules.name}")
         controller.on_event = lambda event: notifier.status(
@@ -66,6 +69,6 @@ def handle(args: argparse.Namespace) -> int:
         run_loop(controller, rate=args.rate, notifier=notifier)
         notifier.stopping()
     if controller.wants_power_off and config.system.shutdown == "poweroff":
-        print("dicekeeper run: powering off", file=sys.stderr)
+        log.info("powering off")
         return subprocess.run(POWER_OFF, check=False).returncode
     return 0
