@@ -13,13 +13,12 @@ from hardware.backends import Closing, Registry
 from hardware.camera import Camera, Frame
 from hardware.errors import BackendMissing, CameraUnavailable, InvalidOption, ReplayEnded
 from hardware.image_files import ImageUnreadable, read_image
-from hardware.simulated_camera import SimulatedCamera, UnpluggedCamera
+from hardware.simulated_camera import SIMULATED_HINT, SimulatedCamera, UnpluggedCamera
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
-SIMULATED_HINT = 'try camera = "simulated"'
 
 
 def as_bgr(image: np.ndarray, *, source: str) -> Frame:

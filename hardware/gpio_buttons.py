@@ -24,7 +24,7 @@ from hardware.backends import Closing
 from hardware.buttons import Button, ButtonEvent, Clock
 from hardware.errors import ButtonsUnavailable, InvalidOption
 
-KEYBOARD_HINT = 'try buttons = "keyboard"'
+KEYBOARD_HINT = 'to use the keyboard, set backend = "keyboard" under [buttons] in the config'
 LONG_PRESS: dict[Button, Button] = {Button.SELECT: Button.MENU, Button.STOP: Button.CORRECT}
 """What holding a button fires instead of its short press."""
 
@@ -64,8 +64,9 @@ class GpioButtons(Closing):
         pin_factory: object | None = None,
     ) -> None:
         pins = {Button.ROLL: roll, Button.STOP: stop, Button.SELECT: select}
+        shown = f"roll={roll!r}, stop={stop!r}, select={select!r}"
         if len(set(pins.values())) != len(pins):
-            raise InvalidOption(f"the buttons need three different pins, not {pins!r}")
+            raise InvalidOption(f"the buttons need three different pins, not {shown}")
         if debounce < 0 or long_press <= debounce:
             raise InvalidOption(
                 f"need 0 <= debounce < long_press, not debounce={debounce!r}, "
@@ -86,7 +87,7 @@ class GpioButtons(Closing):
         except (GPIOZeroError, OSError) as error:
             self.close()
             raise ButtonsUnavailable(
-                f"cannot use GPIO pins {pins!r} for the buttons ({type(error).__name__}: {error}): "
+                f"cannot use GPIO pins {shown} for the buttons ({type(error).__name__}: {error}): "
                 f"is this a Raspberry Pi, and is the user in the gpio group? {KEYBOARD_HINT}"
             ) from error
 

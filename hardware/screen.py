@@ -23,6 +23,9 @@ from hardware.keys import register_screen, unregister_screen
 from hardware.screen_render import render_screen
 from hardware.view import TableView
 
+OFFSCREEN_DRIVERS = ("offscreen", "dummy")
+"""SDL's video drivers that draw into memory only: a screen only when asked for by name."""
+
 
 def wants_fullscreen(environ: Mapping[str, str], *, platform: str = sys.platform) -> bool:
     """Whether to fill the screen: on a console video driver, or on Linux with no desktop."""
@@ -37,7 +40,8 @@ class ScreenDisplay(Closing):
     """The table on a pygame window or the whole screen.
 
     ``fullscreen`` None decides with `wants_fullscreen`. Fails with `DisplayUnavailable` (and a
-    hint) when SDL cannot open any video output.
+    hint) when SDL cannot open any video output, or opens only one that draws nowhere
+    (``offscreen``, ``dummy``) without ``SDL_VIDEODRIVER`` asking for it.
     """
 
     def __init__(
@@ -69,6 +73,16 @@ class ScreenDisplay(Closing):
                 "without a desktop set SDL_VIDEODRIVER=kmsdrm and add the user to the video and "
                 'render groups; on a machine with no screen use display kind = "terminal"'
             ) from error
+        used = pygame.display.get_driver()
+        wanted = os.environ.get("SDL_VIDEODRIVER", "").split(",")
+        if used in OFFSCREEN_DRIVERS and used not in wanted:  # SDL's quiet fallback: no picture
+            pygame.display.quit()
+            raise DisplayUnavailable(
+                f"no screen to show on: SDL fell back to its {used!r} video driver, which draws "
+                "nowhere (no desktop, and SDL_VIDEODRIVER names no driver that works): on a "
+                "Raspberry Pi without a desktop set SDL_VIDEODRIVER=kmsdrm; on a machine with no "
+                'screen use display kind = "terminal"'
+            )
         self.is_fullscreen = fullscreen
         self._keys: list[str] = []
         self._view: TableView | None = None

@@ -13,6 +13,9 @@ from hardware.backends import Closing
 from hardware.camera import Frame
 from hardware.errors import CameraUnavailable, InvalidOption
 
+SIMULATED_HINT = 'to play without a camera, set backend = "simulated" under [camera] in the config'
+"""The hint every camera error ends with, written as the configuration file says it."""
+
 RenderThrow = Callable[[Sequence[int], int], Sequence[Frame]]
 """``render_throw(values, seed)``: the frames of one throw, tumbling first, the settled tray last.
 
@@ -110,4 +113,4 @@ class UnpluggedCamera(Closing):
 
 def _unplugged_message(source: int | str) -> str:
     where = f"index {source}" if isinstance(source, int) else repr(source)
-    return f'no camera at {where}: is it plugged in? try camera = "simulated"'
+    return f"no camera at {where}: is it plugged in? {SIMULATED_HINT}"

@@ -1,28 +1,34 @@
-"""`dicekeeper play --rules NAME --players "Ann,Bob" [--seed S] [--target N]`: a terminal game.
+"""`dicekeeper play --rules NAME --players "Ann,cpu:expert" [--seed S] [--target N]`: a game in the
+terminal.
 
 Virtual dice drawn by the engine; each human answers at the prompt what to keep and whether to go
-on. An empty answer takes the default shown in brackets, ``q`` quits. At the end it prints each
-player's history and the winner(s).
+on. An empty answer takes the default shown in brackets, ``q`` quits. A seat written ``cpu:SPEC``
+(as in the configuration's ``game.players``) is a computer player that decides by itself. At the
+end it prints each player's history and the winner(s).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import random
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 from device.commands.rules import summary
 from device.commands.score import add_rules_option, format_dice, resolve_rules
-from device.config import name_problem
+from device.computer import display_name, find_computer
+from device.config import COMPUTER_PREFIX, name_problem
 from engine.errors import DicekeeperError, PlayerError
 from engine.events import Thrown
 from engine.game import Game, Phase
 from engine.players import Player, TurnOutcome, TurnRecord
 from engine.scoring import score_throw
+from engine.strategy_core import Strategy
 
 Reader = Callable[[str], str]
 Writer = Callable[[str], None]
+
+log = logging.getLogger(__name__)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,7 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Play in the terminal with virtual dice. Empty answer = the default, q = quit.",
     )
     add_rules_option(parser)
-    parser.add_argument("--players", required=True, help='comma-separated names, e.g. "Ann,Bob"')
+    parser.add_argument(
+        "--players",
+        required=True,
+        help='comma-separated names, "cpu:SPEC" for a computer player, e.g. "Ann,cpu:expert"',
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the virtual dice")
     parser.add_argument("--target", type=int, default=None, help="target score (default: rules)")
     parser.set_defaults(func=run)
@@ -44,15 +54,36 @@ def run(args: argparse.Namespace) -> int:
     rules = resolve_rules(args.rules)
     if args.target is not None:
         rules = rules.with_target(args.target)
-    names = [name.strip() for name in args.players.split(",") if name.strip()]
-    if not names:
+    entries = [entry.strip() for entry in args.players.split(",") if entry.strip()]
+    if not entries:
         raise PlayerError(f"no player names in --players {args.players!r}")
-    for name in names:
-        problem = name_problem(name)
-        if problem is not None:
-            raise PlayerError(f"--players: the name {problem}")
+    names, computers = seats(entries)
     game = Game(rules, names, rng=random.Random(args.seed))
-    return TerminalGame(game, read=input, write=print).play()
+    return TerminalGame(game, read=input, write=print, computers=computers).play()
+
+
+def seats(entries: Sequence[str]) -> tuple[list[str], dict[str, Strategy]]:
+    """The seat names of ``--players`` and the computer players among them (``cpu:SPEC``, named
+    like ``Expert``; a second of the same kind ``Expert 2``)."""
+    names: list[str] = []
+    computers: dict[str, Strategy] = {}
+    for entry in entries:
+        if entry.lower().startswith(COMPUTER_PREFIX):
+            spec = entry[len(COMPUTER_PREFIX) :].strip()
+            if not spec:
+                raise PlayerError(f"--players: {entry!r} names no strategy (e.g. 'cpu:expert')")
+            strategy = find_computer(spec)
+            name, copy = display_name(spec), 2
+            while name in names:
+                name, copy = f"{display_name(spec)} {copy}", copy + 1
+            computers[name] = strategy
+        else:
+            problem = name_problem(entry)
+            if problem is not None:
+                raise PlayerError(f"--players: the name {problem}")
+            name = entry
+        names.append(name)
+    return names, computers
 
 
 class _Quit(Exception):
@@ -62,10 +93,18 @@ class _Quit(Exception):
 class TerminalGame:
     """Drives a `Game` with questions on a terminal (``read``/``write`` injectable for tests)."""
 
-    def __init__(self, game: Game, *, read: Reader, write: Writer) -> None:
+    def __init__(
+        self,
+        game: Game,
+        *,
+        read: Reader,
+        write: Writer,
+        computers: Mapping[str, Strategy] | None = None,
+    ) -> None:
         self.game = game
         self.read = read
         self.write = write
+        self.computers = dict(computers or {})
         self._announced: tuple[str, int] | None = None
 
     def play(self) -> int:
@@ -80,7 +119,7 @@ class TerminalGame:
             self.write_scores()
             return 0
         except EOFError:
-            print("dicekeeper play: input ended before the game did", file=sys.stderr)
+            log.error("input ended before the game did")
             return 1
         self.write_end()
         return 0
@@ -98,6 +137,10 @@ class TerminalGame:
             self.write(f"== {player.name}'s turn{final}, total {player.total} ==")
             if len(game.players) > 1:
                 self.write("   scores: " + ", ".join(f"{p.name} {p.total}" for p in game.players))
+        strategy = self.computers.get(player.name)
+        if strategy is not None:
+            self.computer_step(player, strategy)
+            return
         if game.phase in (Phase.THROW, Phase.DECIDE) and not self.decide(player):
             return
         if game.phase is Phase.KEEP:
@@ -123,6 +166,11 @@ class TerminalGame:
             if not answer.startswith("t"):
                 self.write(f"please answer t or b, not {answer!r}")
                 return False
+        return self.throw(player)
+
+    def throw(self, player: Player) -> bool:
+        """Throw the dice for ``player`` and say what came; False if the turn ended (a bust)."""
+        game = self.game
         before = game.last_turn
         thrown = game.throw()
         self.write(f"{player.name} throws {format_dice(thrown.values)}")
@@ -135,6 +183,27 @@ class TerminalGame:
             aside = format_dice(game.set_aside) if game.set_aside else "every die"
             self.write(f"  set aside {aside}, turn total {game.turn_total}")
         return True
+
+    def computer_step(self, player: Player, strategy: Strategy) -> None:
+        """Let the computer player ``player`` answer the current request, saying what it did."""
+        game = self.game
+        if game.phase is Phase.KEEP:
+            keep = game.keep(strategy.choose_keep(game).dice)
+            self.write(f"  {player.name} sets aside {format_dice(keep.dice)} for {keep.score}")
+        elif game.phase is Phase.PASS:
+            taken = strategy.wants_pass(game)
+            self.write(f"  {player.name} {'takes the passed dice' if taken else 'throws fresh'}")
+            if taken:
+                game.take_passed()
+            else:
+                game.decline_passed()
+        elif game.phase is Phase.DECIDE and game.can_bank and not strategy.wants_to_roll(game):
+            remark = strategy.remark(game)
+            if remark:
+                self.write(f"  {player.name}: {remark}")
+            self.bank(player)
+        else:
+            self.throw(player)
 
     def bust_reason(self) -> str:
         last = self.game.events[-1]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import cv2
 
+from device.commands.outputs import output_directory
 from hardware.image_files import ImageUnreadable, read_image
 from vision import InvalidFrame, Reading, read
 from vision.annotate import annotate
@@ -35,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--annotate",
         metavar="DIR",
         type=Path,
-        help="write each image with the dice boxed and their values drawn into DIR",
+        help="write each image with the dice boxed and their values drawn into DIR "
+        "(created if missing; a file of that name is refused)",
     )
     parser.add_argument("images", metavar="IMAGE", nargs="+", help="image files to read")
     parser.set_defaults(func=run)
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     failed = False
     annotate_dir: Path | None = args.annotate
     if annotate_dir is not None:
-        annotate_dir.mkdir(parents=True, exist_ok=True)
+        output_directory("--annotate", annotate_dir)
     for image in args.images:
         problem = _unreadable(image)
         if problem is not None:

@@ -6,21 +6,25 @@ confidence interval and the mean number of turns per game (``--json``: ``{"rules
 "games": N, "players": [{"name", "wins", "win_rate", "ci95": [LO, HI], "ties"}, ...],
 "mean_turns": FLOAT, "seed": S, "target": T}``). ``--plot`` draws score trajectories with Pillow.
 ``optimal`` uses the cached table (see `dicekeeper strategy --solve`), solving small tables on
-demand (`device.tables.DiskTables`: pig to 100, greed to 5,000), else it plays ``expert`` (said
-on stderr).
+demand (`device.tables.DiskTables`: pig to 100, greed to 5,000), else it plays ``expert`` (a
+warning on stderr). Progress goes to stderr: a bar on a terminal, a line every 30 s elsewhere.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import random
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
+from device.commands.outputs import output_image
 from device.commands.score import add_rules_option, resolve_rules
 from device.tables import DiskTables
 from engine.errors import DicekeeperError
@@ -28,6 +32,8 @@ from engine.rules import Rules
 from engine.strategy import find_strategy
 from engine.strategy_core import Strategy
 from engine.strategy_play import GameResult, play_game
+
+log = logging.getLogger(__name__)
 
 
 class BadTournament(DicekeeperError, ValueError):
@@ -52,7 +58,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the dice")
     parser.add_argument("--target", type=int, metavar="POINTS", help="another target score")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw score trajectories (PNG)")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="draw score trajectories into this image (checked before playing; overwritten)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -77,18 +87,41 @@ def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float
 
 
 class ProgressBar:
-    """A one-line progress bar redrawn on ``stream`` (only when it is a terminal, or forced)."""
+    """Progress on ``stream``: a one-line bar redrawn on a terminal (or when forced); elsewhere (a
+    pipe, a log, the journal) a line ``LABEL: DONE/TOTAL (P%)`` every ``interval`` seconds of
+    ``clock``, and one at the end if any was written."""
 
-    def __init__(self, stream: TextIO, *, label: str = "", width: int = 30, force: bool = False):
+    def __init__(
+        self,
+        stream: TextIO,
+        *,
+        label: str = "",
+        width: int = 30,
+        force: bool = False,
+        interval: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.stream = stream
         self.label = label
         self.width = width
         self.enabled = force or stream.isatty()
+        self.interval = interval
+        self._clock = clock
         self._shown = -1
+        self._last_line = clock()
+        self._lines = 0
+        self._latest = (0, 0)
 
     def update(self, done: int, total: int) -> None:
         """Show ``done`` of ``total`` (redrawn only when the bar changes)."""
-        if not self.enabled or total <= 0:
+        if total <= 0:
+            return
+        self._latest = (done, total)
+        if not self.enabled:
+            now = self._clock()
+            if now - self._last_line >= self.interval:
+                self._last_line = now
+                self._write_line(done, total)
             return
         filled = self.width * done // total
         percent = 100 * done // total
@@ -99,11 +132,20 @@ class ProgressBar:
         self.stream.write(f"\r{self.label} [{bar}] {done}/{total}")
         self.stream.flush()
 
+    def _write_line(self, done: int, total: int) -> None:
+        label = f"{self.label}: " if self.label else ""
+        self.stream.write(f"{label}{done}/{total} ({100 * done // total}%)\n")
+        self.stream.flush()
+        self._lines += 1
+
     def close(self) -> None:
-        """End the line."""
+        """End the line (a terminal), or write the last count if progress lines were written."""
         if self.enabled and self._shown >= 0:
             self.stream.write("\n")
             self.stream.flush()
+        elif not self.enabled and self._lines and self._latest[1] > 0:
+            self._write_line(*self._latest)
+            self._lines = 0
 
 
 @dataclass
@@ -179,27 +221,28 @@ def run(args: argparse.Namespace) -> int:
     specs = [s.strip() for s in args.players.split(",") if s.strip()]
     if len(specs) < 2:
         raise BadTournament(f"--players {args.players!r}: name at least two strategies")
+    plot = output_image("--plot", Path(args.plot)) if args.plot else None
 
     def solving(solved: Rules) -> None:
-        print(f"solving the optimal table for {solved.name} to {solved.target}...", file=sys.stderr)
+        log.info("solving the optimal table for %s to %d...", solved.name, solved.target)
 
-    tables = DiskTables(on_solve=solving, progress=ProgressBar(sys.stderr).update)
+    tables = DiskTables(on_solve=solving, progress=ProgressBar(sys.stderr, label="solving").update)
     entrants = [
         (name, find_strategy(spec, tables=tables))
         for name, spec in zip(seat_names(specs), specs, strict=True)
     ]
     if "optimal" in specs and (len(specs) != 2 or tables(rules) is None):
-        print(
+        log.warning(
             "optimal: no table for this game (two players and a solved target needed); "
-            "it plays expert",
-            file=sys.stderr,
+            "it plays expert"
         )
     bar = ProgressBar(sys.stderr, label="games") if args.games >= 50 else None
     standings, mean_turns = run_tournament(
-        rules, entrants, args.games, args.seed, progress=bar, keep_trajectories=bool(args.plot)
+        rules, entrants, args.games, args.seed, progress=bar, keep_trajectories=plot is not None
     )
-    if args.plot:
-        save_plot(args.plot, rules, standings)
+    if plot is not None:
+        save_plot(str(plot), rules, standings)
+        log.info("score trajectories drawn in %s", plot)
     if args.json:
         rows = []
         for standing in standings:

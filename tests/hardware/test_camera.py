@@ -81,7 +81,7 @@ def test_opencv_without_a_camera_says_what_to_do() -> None:
         open_camera("opencv", source=97)
     message = str(raised.value)
     assert "no camera at index 97" in message
-    assert 'camera = "simulated"' in message
+    assert 'backend = "simulated" under [camera]' in message
     assert isinstance(raised.value, OSError)
 
 

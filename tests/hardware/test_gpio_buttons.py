@@ -143,7 +143,7 @@ def test_no_gpio_here_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     with pytest.warns(Warning), pytest.raises(ButtonsUnavailable) as raised:
         open_buttons("gpio")
-    assert 'buttons = "keyboard"' in str(raised.value)
+    assert 'backend = "keyboard" under [buttons]' in str(raised.value)
     assert isinstance(raised.value, OSError)
 
 

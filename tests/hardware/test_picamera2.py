@@ -104,7 +104,7 @@ def test_picamera2_not_installed_says_how_to_install(no_picamera2: pytest.Monkey
     assert "\n" not in message
     assert "apt install python3-picamera2" in message
     assert "--system-site-packages" in message
-    assert 'camera = "simulated"' in message
+    assert 'backend = "simulated" under [camera]' in message
 
 
 def test_picamera2_against_another_numpy_is_one_line_with_the_numpy_hint(
