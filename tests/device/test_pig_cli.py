@@ -58,12 +58,15 @@ def test_solve_pig(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_tournament_plays_optimal_from_its_table(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, state_home: Path
 ) -> None:
     argv = ["tournament", "--rules", "pig", "--players", "optimal,expert", "--games", "20"]
     assert main([*argv, "--json", "--plot", str(tmp_path / "pig.png")]) == 0
     captured = capsys.readouterr()
-    assert "it plays expert" not in captured.err  # optimal has its table
+    assert "it plays expert" not in captured.err
+    # optimal had its table: solved on demand (pig is small) and cached for next time
+    cached = list((state_home / "dicekeeper" / "cache" / "strategy").glob("optimal-pig-100-*"))
+    assert len(cached) == 1
     data = json.loads(captured.out)
     assert data["target"] == 100 and sum(row["wins"] for row in data["players"]) == 20
     assert (tmp_path / "pig.png").stat().st_size > 0
