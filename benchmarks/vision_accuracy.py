@@ -149,12 +149,12 @@ def evaluate_synthetic(
     by_scheme: Counter[tuple[str, bool]] | None = None,
 ) -> Score | None:
     """Per-die accuracy on synthetic throws of 1-6 dice, or None when the renderer is missing.
-    ``in_a_row``: throws of 2-4 dice lying edge to edge in one row (`vision.render_style`), the
+    ``in_a_row``: throws of 2-4 dice lying edge to edge in one row (`vision.render.style`), the
     arrangement where touching dice are hardest to tell apart, from other seeds. ``by_scheme``,
     when given, counts the dice of each colour scheme, (scheme, True) those read right."""
     try:
         render = importlib.import_module("vision.render")
-        render_style = importlib.import_module("vision.render_style")
+        render_style = importlib.import_module("vision.render.style")
     except ImportError:
         return None
     import random

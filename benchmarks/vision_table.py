@@ -1,5 +1,5 @@
 """Dice reader at the table: what a wrong reading costs there, on synthetic throws drawn like real
-photos (`vision.render_style.style_like`: "phone-box", "webcam-desk").
+photos (`vision.render.style.style_like`: "phone-box", "webcam-desk").
 
 A table keeps one tray, light and set of dice, so each style is drawn once and thrown ``--throws``
 times. A throw is refused (thrown again) when the reader reports another number of dice than were
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from vision import ReaderParams, read  # noqa: E402
 from vision.evaluation import Score, rendered_labels, score_image  # noqa: E402
 from vision.render import render_tray  # noqa: E402
-from vision.render_style import PRESETS, style_like  # noqa: E402
+from vision.render.style import PRESETS, style_like  # noqa: E402
 
 
 def evaluate_look(look: str, styles: int, throws: int, params: ReaderParams) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.render_core import RenderedDie
+from vision.render.core import RenderedDie
 from vision.types import Frame, Reading
 
 

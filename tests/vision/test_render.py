@@ -27,8 +27,8 @@ from vision.render import (
     style_from_seed,
     style_like,
 )
-from vision.render_layout import overlaps, place_in_row
-from vision.render_lens import distort_points, undistort_points
+from vision.render.layout import overlaps, place_in_row
+from vision.render.lens import distort_points, undistort_points
 
 CLEAN = TrayStyle(
     die_size=(70.0, 80.0),

@@ -15,9 +15,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.render_core import DieState, RenderedDie, RenderedTray, build_scene, draw_frame
-from vision.render_die import DiePose
-from vision.render_style import (
+from vision.render.core import DieState, RenderedDie, RenderedTray, build_scene, draw_frame
+from vision.render.die import DiePose
+from vision.render.style import (
     BACKGROUNDS,
     PRESETS,
     SCHEMES,
@@ -26,7 +26,7 @@ from vision.render_style import (
     style_from_seed,
     style_like,
 )
-from vision.render_throw import render_hand_pass, render_throw
+from vision.render.throw import render_hand_pass, render_throw
 
 __all__ = [
     "BACKGROUNDS",

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.render_die import Camera
+from vision.render.die import Camera
 from vision.types import Frame
 
 FloatArray = npt.NDArray[np.float64]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.render_core import (
+from vision.render.core import (
     DieState,
     RenderedTray,
     Scene,
@@ -17,8 +17,8 @@ from vision.render_core import (
     draw_frame,
     draw_frames,
 )
-from vision.render_die import DiePose, axis_angle, cube_corners, spin_z, top_value
-from vision.render_style import InvalidRenderRequest, TrayStyle
+from vision.render.die import DiePose, axis_angle, cube_corners, spin_z, top_value
+from vision.render.style import InvalidRenderRequest, TrayStyle
 
 
 def render_throw(

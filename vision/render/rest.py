@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.render_die import (
+from vision.render.die import (
     Camera,
     DiePose,
     axis_angle,
@@ -19,10 +19,10 @@ from vision.render_die import (
     silhouette,
     spin_z,
 )
-from vision.render_face import DieLook
-from vision.render_layout import Footprint, place_dice, place_in_row
-from vision.render_lens import distort_points
-from vision.render_style import InvalidRenderRequest, TrayStyle
+from vision.render.face import DieLook
+from vision.render.layout import Footprint, place_dice, place_in_row
+from vision.render.lens import distort_points
+from vision.render.style import InvalidRenderRequest, TrayStyle
 
 
 def rest_poses(

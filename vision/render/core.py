@@ -9,15 +9,15 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from vision.render_box import draw_box
-from vision.render_clutter import draw_clutter, make_clutter
-from vision.render_die import Camera, DiePose, cube_corners, draw_die, face_quad, top_value
-from vision.render_face import DieLook
-from vision.render_hand import draw_hand
-from vision.render_lens import distort_image, distort_points
-from vision.render_rest import rest_poses
-from vision.render_scene import background, draw_shadows, finish, lighting_gain
-from vision.render_style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
+from vision.render.box import draw_box
+from vision.render.clutter import draw_clutter, make_clutter
+from vision.render.die import Camera, DiePose, cube_corners, draw_die, face_quad, top_value
+from vision.render.face import DieLook
+from vision.render.hand import draw_hand
+from vision.render.lens import distort_image, distort_points
+from vision.render.rest import rest_poses
+from vision.render.scene import background, draw_shadows, finish, lighting_gain
+from vision.render.style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
 from vision.types import Box, Frame
 
 _SKIN_TONES = ((160, 180, 230), (125, 150, 210), (95, 125, 180), (70, 95, 140), (45, 60, 95))
