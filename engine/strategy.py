@@ -3,17 +3,19 @@
 ``find_strategy("greedy:0.3")``, ``find_strategy("expert")``, ``find_strategy("optimal")`` or a
 personality name (``cautious``, ``steady``, ``bold``, ``reckless``, ``chaser``) gives a `Strategy`
 (`engine.strategy_core`): `engine.strategy_greedy.Greedy`, `engine.strategy_expert.Expert` or
-`engine.strategy_optimal.Optimal`. `hint` says what the best available player would do now and,
-in a two-player game with a solved table, the current chance of winning.
+`engine.strategy_optimal.Optimal`. `hint` says what a strategy would do now (the table's hint
+line) and, in a two-player game with a solved table, the current chance of winning.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.dice import Throw
+from engine.events import Kept
 from engine.game import Game
 from engine.scoring import Keep
-from engine.state import Phase
+from engine.state import Phase, apply
 from engine.strategy_core import (
     GameLike,
     NoDecision,
@@ -72,39 +74,64 @@ def find_strategy(spec: str, *, tables: TableSource | None = None) -> SituationS
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """What a strong player would do now.
+    """What ``advisor`` (a strategy's name) would do now; its text is the table's hint line.
 
-    ``action``: ``"keep"``, ``"roll"``, ``"bank"``, ``"take"`` (the passed dice), ``"fresh"`` or
-    ``"throw"`` (nothing to decide). ``keep``: the keep, for ``"keep"``. ``advisor``: which
-    strategy advises. ``win_chance``: the chance to win playing on optimally, when known.
+    ``action``: ``"keep"`` (set ``keep`` aside, then ``"roll"`` or ``"bank"`` as ``then`` says),
+    ``"roll"`` (throw ``dice`` dice), ``"bank"`` (bank ``total``), ``"take"`` (the passed dice) or
+    ``"fresh"`` (throw all dice fresh). ``win_chance``: the chance to win playing on optimally,
+    when a solved table knows it.
     """
 
     action: str
     advisor: str
     keep: Keep | None = None
+    then: str = ""
+    dice: int = 0
+    total: int = 0
     win_chance: float | None = None
 
     def __str__(self) -> str:
-        what = f"keep {''.join(map(str, self.keep.dice))}" if self.keep else self.action
+        if self.keep is not None:
+            then = "roll on" if self.then == "roll" else "bank"
+            what = f"keep {Throw(self.keep.dice)}, then {then}"
+        else:
+            what = {
+                "roll": f"roll {self.dice}",
+                "bank": f"bank {self.total}",
+                "take": "take the passed dice",
+                "fresh": "throw fresh",
+            }.get(self.action, self.action)
         chance = f", {100 * self.win_chance:.0f}% to win" if self.win_chance is not None else ""
         return f"{self.advisor}: {what}{chance}"
 
 
-def hint(game: GameLike, *, tables: TableSource | None = None) -> Hint:
-    """What `optimal` (or `expert` without a table) would do in ``game`` now.
+def hint(game: GameLike, *, advisor: Strategy | None = None) -> Hint | None:
+    """What ``advisor`` would do in ``game`` now; None when there is nothing to decide.
 
-    Raises `NoDecision` when nobody is to play (no players, or the game is over).
+    ``advisor`` defaults to `optimal` on the tables solved in memory. An `Optimal` advisor
+    without a table for the situation plays, and is named, ``expert``; with one, the hint
+    carries the chance to win. Nothing to decide: no player, the game over, or dice to throw.
     """
-    optimal = Optimal(tables if tables is not None else memory_tables)
-    situation = Situation.of(game)
-    phase = (game.state if isinstance(game, Game) else game).phase
-    has_table = optimal.table_for(situation) is not None
-    advisor = "optimal" if has_table else "expert"
-    chance = optimal.win_chance(situation) if has_table else None
-    if phase is Phase.KEEP:
-        return Hint("keep", advisor, optimal.keep_for(situation), chance)
-    if phase is Phase.DECIDE:
-        return Hint("roll" if optimal.decide_roll(situation) else "bank", advisor, None, chance)
-    if phase is Phase.PASS and situation.passed is not None:
-        return Hint("take" if optimal.pass_for(situation) else "fresh", advisor, None, chance)
-    return Hint("throw", advisor, None, chance)
+    state = game.state if isinstance(game, Game) else game
+    player = state.current_player
+    if player is None or state.phase not in (Phase.KEEP, Phase.DECIDE, Phase.PASS):
+        return None
+    strategy = advisor if advisor is not None else Optimal(memory_tables)
+    name, chance = strategy.name, None
+    if isinstance(strategy, Optimal):
+        situation = Situation.of(state)
+        if strategy.table_for(situation) is None:
+            name = "expert"
+        else:
+            chance = strategy.win_chance(situation)
+    if state.phase is Phase.PASS:
+        taken = strategy.wants_pass(state)
+        return Hint("take" if taken else "fresh", name, win_chance=chance)
+    if state.phase is Phase.KEEP:
+        keep = strategy.choose_keep(state)
+        after = apply(state, Kept(player.name, keep.dice))
+        then = "roll" if strategy.wants_to_roll(after) else "bank"
+        return Hint("keep", name, keep, then, win_chance=chance)
+    if strategy.wants_to_roll(state):
+        return Hint("roll", name, dice=state.dice_to_throw, win_chance=chance)
+    return Hint("bank", name, total=state.turn.total, win_chance=chance)

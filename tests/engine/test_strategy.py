@@ -174,17 +174,53 @@ def test_optimal_falls_back_without_a_table_or_with_three_players() -> None:
 def test_hint_in_a_small_two_player_game() -> None:
     rules = find_rules("farkle").with_target(400)
     game = Game(rules, ["Ann", "Bob"], rng=random.Random(3))
-    assert hint(game).action == "throw"
+    assert hint(game) is None  # dice to throw: nothing to decide
     game.throw()
     if game.phase is Phase.KEEP:
         advice = hint(game)
         assert isinstance(advice, Hint) and advice.action == "keep" and advice.keep is not None
         assert advice.keep in game.options
         assert advice.win_chance is not None and 0.0 < advice.win_chance < 1.0
-        assert "optimal" in str(advice)
+        assert str(advice).startswith("optimal: keep ") and str(advice).endswith("% to win")
         game.keep(advice.keep.dice)
-        assert hint(game).action in ("roll", "bank")
+        then = hint(game)
+        assert then is not None and then.action == advice.then  # the keep's "then" comes true
     assert memory_tables(rules) is not None
+
+
+def test_hint_text_is_the_tables_hint_line() -> None:
+    keep = next(k for k in score_throw(FARKLE, (1, 1, 1, 2, 3, 4)).options if k.dice == (1, 1, 1))
+    chance = Hint("keep", "optimal", keep, "bank", win_chance=0.625)
+    assert str(chance) == "optimal: keep 111, then bank, 62% to win"
+    assert str(Hint("keep", "expert", keep, "roll")) == "expert: keep 111, then roll on"
+    assert str(Hint("roll", "expert", dice=3)) == "expert: roll 3"
+    assert str(Hint("bank", "bold", total=1050)) == "bold: bank 1050"
+    assert str(Hint("take", "expert")) == "expert: take the passed dice"
+    assert str(Hint("fresh", "expert")) == "expert: throw fresh"
+
+
+def test_hint_of_a_given_advisor_keeps_then_rolls_or_banks() -> None:
+    game = Game(FARKLE, ["Ann", "Bob"], rng=random.Random(1))
+    game.throw((1, 1, 1, 5, 5, 2))
+    advice = hint(game, advisor=Expert())
+    assert advice is not None and advice.keep is not None and advice.win_chance is None
+    assert advice.keep == Expert().choose_keep(game)
+    game.keep(advice.keep.dice)
+    decide = hint(game, advisor=Expert())
+    assert decide is not None and decide.action == advice.then
+    assert (advice.keep.dice, game.state.dice_to_throw) == ((1, 1, 1, 5, 5), 1)
+    assert str(decide) == "expert: bank 1100"  # 1100 on one die left: bank
+    reckless = hint(game, advisor=Greedy(1.0))
+    assert reckless is not None and str(reckless) == f"{Greedy(1.0).name}: roll 1"
+
+
+def test_no_hint_without_a_decision() -> None:
+    assert hint(Game(FARKLE, [], rng=random.Random(1))) is None  # nobody seated
+    game = Game(FARKLE.with_target(400), ["Ann"], rng=random.Random(1))
+    game.throw((1, 1, 1, 5, 2, 3))
+    game.keep((1, 1, 1, 5))
+    game.bank()
+    assert game.phase is Phase.OVER and hint(game, advisor=Expert()) is None
 
 
 # --- whole games -----------------------------------------------------------------------------
@@ -240,4 +276,5 @@ def test_hint_when_dice_are_passed() -> None:
     assert game.phase is Phase.PASS and game.is_final_round
     advice = hint(game)
     # Building on 1000 needs only one more scoring throw of three dice; fresh needs 1050 at once.
-    assert advice.action == "take" and advice.win_chance is None
+    assert advice is not None and advice.action == "take" and advice.win_chance is None
+    assert str(advice) == "expert: take the passed dice"  # no table in the final round
