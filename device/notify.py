@@ -7,11 +7,14 @@ systemd gives in ``WATCHDOG_USEC`` (the unit's ``WatchdogSec=``).
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
 __all__ = ["Notifier"]
+
+log = logging.getLogger(__name__)
 
 
 class _Sink(Protocol):
@@ -46,6 +49,8 @@ class Notifier:
         if self._sink is not None:
             self._sink.notify(message)
             self.sent.append(message)
+            if message != "WATCHDOG=1":  # the watchdog pings would drown the rest
+                log.debug("told systemd %s", message.replace("\n", ", "))
 
     def ready(self, status: str = "") -> None:
         """The appliance is up: devices open, game loaded."""

@@ -12,6 +12,7 @@ import pytest
 import device.tables
 from device.cli import main
 from device.logs import LineFormatter, OnceFilter, is_journal, setup_logging
+from device.notify import Notifier
 from device.tables import DiskTables
 from device.wiring import open_table
 from engine.rules import find_rules
@@ -152,3 +153,23 @@ def test_a_missing_oled_beside_another_display_is_one_warning_and_no_python_warn
     assert [r.levelname for r in caplog.records] == ["WARNING"]
     assert "OLED" in caplog.records[0].getMessage()
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+
+
+def test_what_systemd_is_told_is_a_debug_line_but_not_every_watchdog_ping(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Sink:
+        def notify(self, state: str) -> None:
+            pass
+
+    notifier = Notifier({"NOTIFY_SOCKET": "/run/x", "WATCHDOG_USEC": "2000000"}, connect=Sink)
+    with caplog.at_level(logging.DEBUG, logger="device.notify"):
+        notifier.ready("playing greed")
+        for second in range(10):
+            notifier.watchdog(float(second))
+        notifier.stopping()
+    assert [r.getMessage() for r in caplog.records] == [
+        "told systemd READY=1, STATUS=playing greed",
+        "told systemd STOPPING=1",
+    ]
+    assert notifier.sent.count("WATCHDOG=1") == 10
