@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
+import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 
 from engine.dice import Throw
@@ -68,8 +71,14 @@ class ScoringTable:
     ``singles``: face -> points of one such die. ``three_of_a_kind``: points per face value of three
     of a kind, with ``three_of_a_kind_overrides`` (face -> points, e.g. three 1s = 1000).
     ``of_a_kind``: count -> multiplier of the three-of-a-kind points (``(3, 1)`` alone: only
-    triples score; ``(4, 2)``: four of a kind scores double). ``extra``: fixed combinations such as
-    straights.
+    triples score; ``(4, 2)``: four of a kind scores double). ``of_a_kind_points``: count -> flat
+    points whatever the face (it wins over ``of_a_kind`` for the same count).
+    Patterns: ``pairs``: number of pairs of different faces -> points (``(3, 1500)``: three pairs),
+    with ``four_of_a_kind_is_two_pairs`` a four of a kind counting as two pairs of its face (so four
+    of a kind and a pair is three pairs); ``triplets``: number of triples of different faces ->
+    points; ``four_and_pair``: four of a kind with a pair of another face; ``straights``: length ->
+    points of every run of that many consecutive faces; ``no_score``: a throw of all the dice in
+    which nothing else scores. ``extra``: fixed combinations spelt out die by die.
     Only faces the dice have and counts up to the number of dice apply.
     """
 
@@ -78,12 +87,23 @@ class ScoringTable:
     three_of_a_kind_overrides: tuple[tuple[int, int], ...] = ((1, 1000),)
     of_a_kind: tuple[tuple[int, int], ...] = ((3, 1),)
     extra: tuple[Combination, ...] = ()
+    of_a_kind_points: tuple[tuple[int, int], ...] = ()
+    pairs: tuple[tuple[int, int], ...] = ()
+    four_of_a_kind_is_two_pairs: bool = False
+    triplets: tuple[tuple[int, int], ...] = ()
+    four_and_pair: int = 0
+    straights: tuple[tuple[int, int], ...] = ()
+    no_score: int = 0
 
     def __post_init__(self) -> None:
         for label, pairs in (
             ("singles", self.singles),
             ("three_of_a_kind_overrides", self.three_of_a_kind_overrides),
             ("of_a_kind", self.of_a_kind),
+            ("of_a_kind_points", self.of_a_kind_points),
+            ("pairs", self.pairs),
+            ("triplets", self.triplets),
+            ("straights", self.straights),
         ):
             for key, value in pairs:
                 if type(key) is not int or key < 1 or type(value) is not int or value <= 0:
@@ -95,9 +115,25 @@ class ScoringTable:
             raise InvalidRules(
                 f"scoring.three_of_a_kind = {self.three_of_a_kind!r}: must be a whole number >= 0"
             )
-        for count, _ in self.of_a_kind:
-            if count < 2:
-                raise InvalidRules(f"scoring.of_a_kind count {count!r}: must be >= 2")
+        for label, pairs, low in (
+            ("of_a_kind", self.of_a_kind, 2),
+            ("of_a_kind_points", self.of_a_kind_points, 2),
+            ("pairs", self.pairs, 2),
+            ("triplets", self.triplets, 2),
+            ("straights", self.straights, 2),
+        ):
+            for count, _ in pairs:
+                if count < low:
+                    raise InvalidRules(f"scoring.{label} count {count!r}: must be >= {low}")
+        for label in ("four_and_pair", "no_score"):
+            value = getattr(self, label)
+            if type(value) is not int or value < 0:
+                raise InvalidRules(f"scoring.{label} = {value!r}: must be a whole number >= 0")
+        if not isinstance(self.four_of_a_kind_is_two_pairs, bool):
+            raise InvalidRules(
+                f"scoring.four_of_a_kind_is_two_pairs = {self.four_of_a_kind_is_two_pairs!r}: "
+                "must be true or false"
+            )
 
     def triple_points(self, face: int) -> int:
         """Points of three dice showing ``face``."""
@@ -147,23 +183,11 @@ class Rules:
 
     def combinations(self) -> tuple[Combination, ...]:
         """Every concrete scoring combination for these dice (hook: override to add patterns)."""
-        table = self.scoring
-        combos: list[Combination] = []
-        for face, points in table.singles:
-            if face <= self.faces:
-                combos.append(Combination((face,), points, f"single {face}"))
-        for count, multiplier in table.of_a_kind:
-            if count > self.dice:
-                continue
-            for face in range(1, self.faces + 1):
-                points = table.triple_points(face) * multiplier
-                if points > 0:
-                    word = _COUNT_WORDS.get(count, str(count))
-                    combos.append(Combination((face,) * count, points, f"{word} {face}s"))
-        for combo in table.extra:
-            if len(combo.dice) <= self.dice and max(combo.dice) <= self.faces:
-                combos.append(combo)
-        return tuple(combos)
+        cached: tuple[Combination, ...] | None = self.__dict__.get("_combinations")
+        if cached is None:
+            cached = pattern_combinations(self.scoring, dice=self.dice, faces=self.faces)
+            object.__setattr__(self, "_combinations", cached)  # frozen: a cache, not a field
+        return cached
 
     def first_roll_enters(self, best: int, *, entered: bool) -> bool:
         """Whether a turn's first throw scoring ``best`` may go on (False: the turn busts)."""
@@ -191,6 +215,86 @@ class Rules:
     def check_throw(self, values: Throw, *, count: int | None = None) -> Throw:
         """``values`` if they fit these dice (and ``count`` dice if given), else `InvalidThrow`."""
         return values.check(faces=self.faces, count=count, max_count=self.dice)
+
+
+@functools.lru_cache(maxsize=128)
+def pattern_combinations(table: ScoringTable, *, dice: int, faces: int) -> tuple[Combination, ...]:
+    """The concrete combinations ``table`` describes for ``dice`` dice of ``faces`` faces."""
+    combos: list[Combination] = []
+    for face, points in table.singles:
+        if face <= faces:
+            combos.append(Combination((face,), points, f"single {face}"))
+    flat = dict(table.of_a_kind_points)
+    kinds = {count: None for count, _ in table.of_a_kind} | dict.fromkeys(flat)
+    multipliers = dict(table.of_a_kind)
+    for count in kinds:
+        if count > dice:
+            continue
+        word = _count_word(count)
+        for face in range(1, faces + 1):
+            points = flat.get(count, table.triple_points(face) * multipliers.get(count, 0))
+            if points > 0:
+                combos.append(Combination((face,) * count, points, f"{word} {face}s"))
+    for number, points in table.pairs:
+        for faces_used in _grouped_faces(
+            faces, number, 2 if table.four_of_a_kind_is_two_pairs else 1
+        ):
+            pattern = tuple(face for face in faces_used for _ in range(2))
+            if len(pattern) <= dice:
+                combos.append(Combination(pattern, points, f"{_count_word(number)} pairs"))
+    for number, points in table.triplets:
+        for faces_used in _grouped_faces(faces, number, 1):
+            pattern = tuple(face for face in faces_used for _ in range(3))
+            if len(pattern) <= dice:
+                combos.append(Combination(pattern, points, f"{_count_word(number)} triplets"))
+    if table.four_and_pair and dice >= 6:
+        for four in range(1, faces + 1):
+            for pair in range(1, faces + 1):
+                if pair != four:
+                    combos.append(
+                        Combination(
+                            (four,) * 4 + (pair,) * 2,
+                            table.four_and_pair,
+                            "four of a kind and a pair",
+                        )
+                    )
+    for length, points in table.straights:
+        if length <= dice:
+            for low in range(1, faces - length + 2):
+                run = tuple(range(low, low + length))
+                combos.append(Combination(run, points, f"straight {low}-{run[-1]}"))
+    for combo in table.extra:
+        if len(combo.dice) <= dice and max(combo.dice) <= faces:
+            combos.append(combo)
+    if table.no_score:
+        combos.extend(_no_score_throws(combos, table.no_score, dice=dice, faces=faces))
+    return tuple(combos)
+
+
+def _count_word(count: int) -> str:
+    return _COUNT_WORDS.get(count, str(count))
+
+
+def _grouped_faces(faces: int, number: int, most: int) -> list[tuple[int, ...]]:
+    """Ascending choices of ``number`` faces where one face appears at most ``most`` times."""
+    return [
+        chosen
+        for chosen in itertools.combinations_with_replacement(range(1, faces + 1), number)
+        if all(chosen.count(face) <= most for face in set(chosen))
+    ]
+
+
+def _no_score_throws(
+    combos: list[Combination], points: int, *, dice: int, faces: int
+) -> list[Combination]:
+    """A combination for every throw of all the dice that holds none of ``combos``."""
+    needs = [Counter(combo.dice) for combo in combos]
+    found = []
+    for throw in itertools.combinations_with_replacement(range(1, faces + 1), dice):
+        counts = Counter(throw)
+        if not any(all(counts[v] >= k for v, k in need.items()) for need in needs):
+            found.append(Combination(throw, points, "nothing scores"))
+    return found
 
 
 _REGISTRY: dict[str, Rules] = {}

@@ -146,10 +146,13 @@ def _scorer(rules: Rules) -> _Scorer:
 
 
 def score_throw(rules: Rules, dice: Iterable[int] | Throw) -> Scoring:
-    """Score one throw of 1..rules.dice dice; `InvalidThrow` for a value the dice cannot show."""
+    """Score one throw of 0..rules.dice dice; `InvalidThrow` for a value the dice cannot show.
+
+    A throw of no dice scores 0 and is no bust (nothing was thrown).
+    """
     values = dice.values if isinstance(dice, Throw) else tuple(dice)
     if not values:
-        raise InvalidThrow("cannot score an empty throw ()")
+        return Scoring((), (), 0, False, ())
     return _scorer(rules).score(tuple(sorted(values)))
 
 

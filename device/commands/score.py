@@ -27,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_rules_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("dice", nargs="+", metavar="D", help="the value of each die, e.g. 1 5 3")
+    parser.add_argument(
+        "dice", nargs="*", metavar="D", help="the value of each die, e.g. 1 5 3 (none: scores 0)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -64,6 +66,8 @@ def format_dice(dice: Iterable[int]) -> str:
 
 def format_scoring(scoring: Scoring, *, limit: int | None = None) -> list[str]:
     """Readable lines for one throw's scoring."""
+    if not scoring.dice:
+        return ["no dice: a throw of no dice scores 0"]
     if scoring.is_bust:
         return [f"{format_dice(scoring.dice)}: nothing scores: bust"]
     lines = [
@@ -93,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     """Score the throw given on the command line."""
     rules = resolve_rules(args.rules)
     dice = parse_dice(args.dice)
-    rules.check_throw(Throw(dice))  # before sorting, so an error quotes the dice as given
+    if dice:  # a throw of no dice scores 0
+        rules.check_throw(Throw(dice))  # before sorting, so an error quotes the dice as given
     scoring = score_throw(rules, dice)
     if args.json:
         print(json.dumps(scoring_json(rules, dice, scoring)))
