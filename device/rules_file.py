@@ -1,12 +1,26 @@
-"""Rule sets from TOML files: the file reading that the pure engine leaves to the appliance."""
+"""Rule sets from TOML files: reading them, the rules folders, and one resolver for names and paths.
+
+`find_rules_or_file(name_or_path)` is what every command and the table use: a registered name
+(built-in, shipped, or from a rules folder), else a path to a rules file, which is then registered
+under its name so the menu and a resumed game find it. `register_rules_folders` registers every
+``*.toml`` of the rules folders (``rules/`` beside the config file and in the state directory).
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from engine.errors import InvalidRules
-from engine.rules import Rules
+from engine.rules import Rules, find_rules, register_rules, rules_names
 from engine.rules_toml import parse_rules
+
+RULES_FOLDER = "rules"
+"""The name of a rules folder, beside the config file and in the state directory."""
+
+_from_files: dict[str, Path] = {}
+"""Rule sets registered from files: name -> the file (a later file of that name replaces it)."""
 
 
 def load_rules(path: str | Path) -> Rules:
@@ -18,3 +32,49 @@ def load_rules(path: str | Path) -> Rules:
     except UnicodeDecodeError:
         raise InvalidRules(f"rules file {str(path)!r} is not UTF-8 text") from None
     return parse_rules(text, origin=str(path))
+
+
+def is_rules_path(name_or_path: str) -> bool:
+    """Whether ``name_or_path`` names a file rather than a rule set (``.toml`` or a folder)."""
+    return name_or_path.endswith(".toml") or "/" in name_or_path or os.sep in name_or_path
+
+
+def register_rules_file(path: str | Path) -> Rules:
+    """Load ``path`` and register its rules; `InvalidRules` if it would replace a built-in set."""
+    rules = load_rules(path)
+    if rules.name in rules_names() and rules.name not in _from_files:
+        raise InvalidRules(
+            f"rules file {str(path)!r}: name {rules.name!r} is a built-in rule set; "
+            "give the file's rules another name"
+        )
+    _from_files[rules.name] = Path(path)
+    return register_rules(rules)
+
+
+def find_rules_or_file(name_or_path: str) -> Rules:
+    """The rule set registered as ``name_or_path``, else the rules file at that path.
+
+    `UnknownRules` (listing the names) for an unknown name; `InvalidRules` for a bad file.
+    """
+    if name_or_path in rules_names() or not is_rules_path(name_or_path):
+        return find_rules(name_or_path)
+    return register_rules_file(name_or_path)
+
+
+def rules_folders(config_source: str, state_directory: Path) -> tuple[Path, ...]:
+    """The rules folders: beside the config file (when there is one) and in the state directory."""
+    folders = [state_directory / RULES_FOLDER]
+    source = Path(config_source)
+    if source.suffix == ".toml":
+        folders.insert(0, source.parent / RULES_FOLDER)
+    return tuple(folders)
+
+
+def register_rules_folders(folders: Iterable[Path]) -> tuple[Rules, ...]:
+    """Register the rules of every ``*.toml`` in ``folders`` (missing folders are skipped)."""
+    found = []
+    for folder in folders:
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.toml")):
+                found.append(register_rules_file(path))
+    return tuple(found)

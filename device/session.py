@@ -13,10 +13,11 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from device.rules_file import find_rules_or_file
 from device.store import GameStore
 from engine.errors import DicekeeperError
 from engine.events import Corrected, Event, PlayerAdded, event_from_json
-from engine.rules import Rules, find_rules
+from engine.rules import Rules
 from engine.state import GameState, Phase, apply
 
 __all__ = ["Seat", "Session", "rules_for"]
@@ -36,8 +37,11 @@ class Seat:
 
 
 def rules_for(name: str, target: int = 0) -> Rules:
-    """The rule set ``name`` with ``target`` (0: its own). Raises the engine's `UnknownRules`."""
-    rules = find_rules(name)
+    """The rule set ``name`` (or rules file path) with ``target`` (0: its own).
+
+    Raises the engine's `UnknownRules`, or `InvalidRules` for a bad rules file.
+    """
+    rules = find_rules_or_file(name)
     return rules.with_target(target) if target and target != rules.target else rules
 
 

@@ -27,11 +27,12 @@ from device.config import (
     DisplayConfig,
 )
 from device.controller import Controller, TableSettings
+from device.rules_file import register_rules_folders, rules_folders
 from device.session import Seat, Session, rules_for
 from device.store import GameStore, state_directory
 from device.truth import TruthReader
 from device.watcher import Sight, ThrowWatcher, Tracker
-from engine.errors import DicekeeperError, UnknownRules
+from engine.errors import DicekeeperError, InvalidRules, UnknownRules
 from engine.rules import Rules
 from hardware.backends import Closing
 from hardware.buttons import Buttons, open_buttons
@@ -106,10 +107,16 @@ def simulated_renderer(
 
 
 def check_game_config(config: Config) -> Rules:
-    """The configured rule set, after checking the rules and every computer spec exist."""
+    """The configured rule set (a name or a rules file; the rules folders registered first),
+    after checking the rules and every computer spec exist."""
+    try:
+        state = state_directory(config.state.directory)
+        register_rules_folders(rules_folders(config.source, state))
+    except InvalidRules as exc:
+        raise ConfigError(f"rules folder: {exc}") from None
     try:
         rules = rules_for(config.game.rules, config.game.target)
-    except UnknownRules as exc:
+    except (UnknownRules, InvalidRules) as exc:
         raise ConfigError(f"game.rules = {config.game.rules!r}: {exc}") from None
     except DicekeeperError as exc:
         raise ConfigError(f"game.target = {config.game.target!r}: {exc}") from None

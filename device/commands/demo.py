@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "engine -> displays, with no input. Ends with the winner."
         ),
     )
-    parser.add_argument("--rules", default="greed", help="the rule set (default greed)")
+    parser.add_argument("--rules", default="greed", help="a rule set or rules file (default greed)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice (default 1)")
     parser.add_argument(
         "--players",

@@ -11,10 +11,10 @@ import argparse
 import json
 from collections.abc import Iterable
 
-from device.rules_file import load_rules
+from device.rules_file import find_rules_or_file
 from engine.dice import Throw
 from engine.errors import InvalidThrow
-from engine.rules import Rules, find_rules
+from engine.rules import Rules
 from engine.scoring import Scoring, score_throw
 
 
@@ -39,13 +39,13 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
         "--rules",
         required=True,
         metavar="NAME",
-        help="a rule set (see `dicekeeper rules`) or a rules TOML file",
+        help="a rule set (see `dicekeeper rules`) or the path of a rules file",
     )
 
 
 def resolve_rules(name: str) -> Rules:
-    """The rule set named ``name``, or loaded from ``name`` if it ends in ``.toml``."""
-    return load_rules(name) if name.endswith(".toml") else find_rules(name)
+    """The rule set named ``name``, or read from the rules file at that path."""
+    return find_rules_or_file(name)
 
 
 def parse_dice(tokens: Iterable[str]) -> tuple[int, ...]:
