@@ -144,3 +144,19 @@ def test_rules_shows_one_rule_set_in_full(capsys: pytest.CaptureFixture[str]) ->
     assert main(["rules", "--json", "zilch"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["source"] and parse_rules(data["toml"]) == find_rules("zilch")
+
+
+def test_the_readme_example_scores_as_it_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Rule files") :]
+    example = section[section.index("```toml\n") + 8 : section.index("```\n", 8)]
+    path = tmp_path / "farkle-friday.toml"
+    path.write_text(example, encoding="utf-8")
+    for dice, best in (
+        (["2", "2", "2", "2", "3", "3"], 1500),
+        (["2", "3", "4", "5", "6", "6"], 500),
+    ):
+        assert main(["score", "--rules", str(path), "--json", *dice]) == 0
+        assert json.loads(capsys.readouterr().out)["best"] == best
