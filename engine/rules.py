@@ -61,6 +61,10 @@ class Combination:
             object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
 
+ZILCH_PENALTY = 500
+HOOKS = {"zilch-penalty": "a third bust (zilch) in a row costs 500 points, never below 0"}
+"""The named hooks a rule set may switch on, with what each does."""
+
 _COUNT_WORDS = {1: "single", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -145,7 +149,8 @@ class Rules:
     """A rule set. Frozen and hashable; `with_target` derives one with a chosen target.
 
     Hooks a variant may override (like python-chess variants): `combinations` (what scores),
-    `first_roll_enters` and `bank_enters` (the entry threshold).
+    `first_roll_enters` and `bank_enters` (the entry threshold), `bust_points` (what a bust costs;
+    the named hook ``"zilch-penalty"`` switches on Zilch's).
     """
 
     name: str
@@ -161,6 +166,8 @@ class Rules:
     end: EndRule = EndRule.LAST_TURN
     passing: bool = False
     source: str = ""
+    hooks: tuple[str, ...] = ()
+    """Named rules that need more than data, switched on by name (see `HOOKS`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -176,6 +183,9 @@ class Rules:
         for key in ("hot_dice", "passing"):
             if not isinstance(getattr(self, key), bool):
                 raise InvalidRules(f"{key} = {getattr(self, key)!r}: must be true or false")
+        if not isinstance(self.hooks, tuple) or any(hook not in HOOKS for hook in self.hooks):
+            allowed = ", ".join(repr(name) for name in HOOKS)
+            raise InvalidRules(f"hooks = {self.hooks!r}: allowed {allowed}")
         if not self.combinations():
             raise InvalidRules(f"rules {self.name!r}: no combination scores on {self.faces} faces")
 
@@ -200,6 +210,15 @@ class Rules:
         if entered or self.entry not in (EntryRule.BANKED_TURN, EntryRule.FIRST_SCORE):
             return True
         return turn_total >= self.entry_threshold
+
+    def bust_points(self, *, busts_in_a_row: int, total: int) -> int:
+        """Points a bust records, after ``busts_in_a_row`` busts and with ``total`` before it.
+
+        0, but with ``"zilch-penalty"`` every third bust in a row costs 500 (never below 0).
+        """
+        if "zilch-penalty" in self.hooks and busts_in_a_row % 3 == 2:
+            return -min(ZILCH_PENALTY, max(total, 0))
+        return 0
 
     # --- helpers -----------------------------------------------------------------------------
 

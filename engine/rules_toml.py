@@ -28,7 +28,8 @@ A file may start from a registered rule set (``base = "farkle"``) and override w
     points = 150
 
 Top-level keys: name, description, source, base, dice, faces, keep ("choose" | "all"), hot_dice,
-target, end ("round" | "last-turn" | "immediate"), passing, and the tables entry and scoring.
+target, end ("round" | "last-turn" | "immediate"), passing, hooks (named rules beyond data, see
+`engine.rules.HOOKS`: ``hooks = ["zilch-penalty"]``), and the tables entry and scoring.
 An entry that can never be thrown (a face the dice do not have, more dice than are thrown) is an
 error naming it. `format_rules` writes a rule set back as text that parses to the same rules.
 
@@ -60,7 +61,7 @@ from engine.rules import (
 
 _TOP = (
     "name", "description", "source", "base", "dice", "faces", "keep", "hot_dice", "target", "end",
-    "passing", "entry", "scoring",
+    "passing", "hooks", "entry", "scoring",
 )  # fmt: skip
 _ENTRY = ("threshold", "applies_to")
 _SCORING = (
@@ -107,6 +108,11 @@ def parse_rules(text: str, *, origin: str = "<rules>") -> Rules:
     ):
         if key in data:
             fields[key] = _get(data, key, kind)
+    if "hooks" in data:
+        hooks = data["hooks"]
+        if not isinstance(hooks, list) or not all(isinstance(hook, str) for hook in hooks):
+            raise InvalidRules(f'hooks = {hooks!r}: must be a list of names like ["zilch-penalty"]')
+        fields["hooks"] = tuple(hooks)
     if "keep" in data:
         fields["keep"] = _enum(data, "keep", KeepRule)
     if "end" in data:
@@ -334,6 +340,7 @@ def format_rules(rules: Rules) -> str:
         f"target = {rules.target}",
         f"end = {_string(rules.end.value)}",
         f"passing = {_bool(rules.passing)}",
+        f"hooks = [{', '.join(_string(hook) for hook in rules.hooks)}]",
         "",
         "[entry]",
         f"threshold = {rules.entry_threshold}",

@@ -344,7 +344,10 @@ def _answer_pass(state: GameState, event: PassTaken | PassDeclined) -> GameState
 def _end_turn(state: GameState, points: int, outcome: TurnOutcome) -> GameState:
     assert state.current is not None
     rules = state.rules
-    player = state.players[state.current].with_turn(points, outcome)
+    player = state.players[state.current]
+    if outcome is TurnOutcome.BUST:
+        points = rules.bust_points(busts_in_a_row=_busts_in_a_row(player), total=player.total)
+    player = player.with_turn(points, outcome)
     players = tuple(player if i == state.current else p for i, p in enumerate(state.players))
     final = state.final_round_by
     if final is None and outcome is TurnOutcome.BANKED and player.total >= rules.target:
@@ -368,6 +371,15 @@ def _end_turn(state: GameState, points: int, outcome: TurnOutcome) -> GameState:
         final_round_by=final,
         last_turn=(player.name, player.history[-1]),
     )
+
+
+def _busts_in_a_row(player: Player) -> int:
+    count = 0
+    for record in reversed(player.history):
+        if not record.is_bust:
+            break
+        count += 1
+    return count
 
 
 def _check_between_turns(state: GameState, action: str) -> None:
