@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.errors import InvalidRules
 from engine.rules import Rules, find_rules, register_rules, rules_names
-from engine.rules_toml import parse_rules
+from engine.rules_toml import format_rules, parse_rules
 
 RULES_FOLDER = "rules"
 """The name of a rules folder, beside the config file and in the state directory."""
@@ -78,3 +78,9 @@ def register_rules_folders(folders: Iterable[Path]) -> tuple[Rules, ...]:
             for path in sorted(folder.glob("*.toml")):
                 found.append(register_rules_file(path))
     return tuple(found)
+
+
+def rules_file_text(rules: Rules) -> str | None:
+    """``rules`` as rule file text when they came from a file (kept with a game so that it
+    resumes even if the file goes), else None."""
+    return format_rules(rules) if rules.name in _from_files else None

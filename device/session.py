@@ -13,11 +13,12 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from device.rules_file import find_rules_or_file
+from device.rules_file import find_rules_or_file, rules_file_text
 from device.store import GameStore
 from engine.errors import DicekeeperError
 from engine.events import Corrected, Event, PlayerAdded, event_from_json
 from engine.rules import Rules
+from engine.rules_toml import parse_rules
 from engine.state import GameState, Phase, apply
 
 __all__ = ["Seat", "Session", "rules_for"]
@@ -86,7 +87,12 @@ class Session:
             store.set_aside(f"the saved game {stored.id} could not be resumed ({stored.damage})")
             return None
         try:
-            rules = rules_for(str(stored.start["rules"]), int(str(stored.start.get("target", 0))))
+            target = int(str(stored.start.get("target", 0)))
+            text = stored.start.get("rules_file")
+            if isinstance(text, str):  # a rule file's rules, kept with the game
+                rules = parse_rules(text, origin=f"saved game {stored.id}").with_target(target)
+            else:
+                rules = rules_for(str(stored.start["rules"]), target)
             computers = {str(k): str(v) for k, v in _mapping(stored.start.get("computers")).items()}
             state = GameState.new(rules)
             for text in stored.events:
@@ -151,7 +157,15 @@ def result_of(state: GameState) -> dict[str, object]:
 
 
 def _start_record(rules: Rules, computers: Mapping[str, str]) -> dict[str, object]:
-    return {"rules": rules.name, "target": rules.target, "computers": dict(computers)}
+    record: dict[str, object] = {
+        "rules": rules.name,
+        "target": rules.target,
+        "computers": dict(computers),
+    }
+    text = rules_file_text(rules)
+    if text is not None:
+        record["rules_file"] = text
+    return record
 
 
 def _dump(event: Event) -> str:

@@ -11,10 +11,13 @@ import device.rules_file
 import engine.rules
 from device.cli import build_parser, main
 from device.rules_file import find_rules_or_file, register_rules_folders, rules_folders
-from device.session import rules_for
+from device.session import Seat, Session, rules_for
+from device.store import GameStore
 from device.tomltable import ConfigError
 from device.wiring import check_game_config
+from engine.dice import Throw
 from engine.errors import InvalidRules, UnknownRules
+from engine.events import Thrown
 from engine.rules import builtin_rules, find_rules, rules_names
 from engine.rules_toml import parse_rules
 from engine.scoring import score_throw
@@ -160,3 +163,19 @@ def test_the_readme_example_scores_as_it_says(
     ):
         assert main(["score", "--rules", str(path), "--json", *dice]) == 0
         assert json.loads(capsys.readouterr().out)["best"] == best
+
+
+def test_a_game_of_a_rules_file_resumes_when_the_file_is_gone(tmp_path: Path) -> None:
+    path = _write(tmp_path)
+    rules = find_rules_or_file(str(path)).with_target(3000)
+    with GameStore.in_directory(tmp_path / "state") as store:
+        session = Session.new(store, rules, [Seat("Ann"), Seat("Bob")])
+        session.apply(Thrown("Ann", (1, 2, 3, 4, 5, 6)))
+    path.unlink()
+    del engine.rules._REGISTRY["house-zilch"]
+    device.rules_file._from_files.clear()
+    with GameStore.in_directory(tmp_path / "state") as store:
+        resumed = Session.resume(store)
+        assert resumed is not None and not store.notice
+        assert resumed.rules == rules
+        assert resumed.state.turn.throws == (Throw((1, 2, 3, 4, 5, 6)),)
