@@ -168,11 +168,19 @@ class Rules:
     source: str = ""
     hooks: tuple[str, ...] = ()
     """Named rules that need more than data, switched on by name (see `HOOKS`)."""
+    bank_minimum: int = 0
+    """The least turn total any bank needs, entered or not (Zilch: 300)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidRules(f"name {self.name!r}: must be a non-empty string")
-        for key, low in (("dice", 1), ("faces", 2), ("target", 1), ("entry_threshold", 0)):
+        for key, low in (
+            ("dice", 1),
+            ("faces", 2),
+            ("target", 1),
+            ("entry_threshold", 0),
+            ("bank_minimum", 0),
+        ):
             value = getattr(self, key)
             if type(value) is not int or value < low:
                 raise InvalidRules(f"{key} = {value!r}: must be a whole number >= {low}")
@@ -206,7 +214,10 @@ class Rules:
         return best >= self.entry_threshold
 
     def bank_enters(self, turn_total: int, *, entered: bool) -> bool:
-        """Whether a player may bank ``turn_total`` (False: below the entry threshold)."""
+        """Whether a player may bank ``turn_total`` (False: below the entry threshold or the bank
+        minimum)."""
+        if turn_total < self.bank_minimum:
+            return False
         if entered or self.entry not in (EntryRule.BANKED_TURN, EntryRule.FIRST_SCORE):
             return True
         return turn_total >= self.entry_threshold

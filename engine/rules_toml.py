@@ -28,7 +28,8 @@ A file may start from a registered rule set (``base = "farkle"``) and override w
     points = 150
 
 Top-level keys: name, description, source, base, dice, faces, keep ("choose" | "all"), hot_dice,
-target, end ("round" | "last-turn" | "immediate"), passing, hooks (named rules beyond data, see
+target, end ("round" | "last-turn" | "immediate"), passing, bank_minimum (the least turn total
+any bank needs), hooks (named rules beyond data, see
 `engine.rules.HOOKS`: ``hooks = ["zilch-penalty"]``), and the tables entry and scoring.
 An entry that can never be thrown (a face the dice do not have, more dice than are thrown) is an
 error naming it. `format_rules` writes a rule set back as text that parses to the same rules.
@@ -61,7 +62,7 @@ from engine.rules import (
 
 _TOP = (
     "name", "description", "source", "base", "dice", "faces", "keep", "hot_dice", "target", "end",
-    "passing", "hooks", "entry", "scoring",
+    "passing", "hooks", "bank_minimum", "entry", "scoring",
 )  # fmt: skip
 _ENTRY = ("threshold", "applies_to")
 _SCORING = (
@@ -103,6 +104,7 @@ def parse_rules(text: str, *, origin: str = "<rules>") -> Rules:
         ("dice", int),
         ("faces", int),
         ("target", int),
+        ("bank_minimum", int),
         ("hot_dice", bool),
         ("passing", bool),
     ):
@@ -209,6 +211,7 @@ def _check_sizes(fields: Mapping[str, object], base: Rules | None, origin: str) 
         ("faces", faces, MAX_FACES),
         ("target", value("target", 0), MAX_POINTS),
         ("entry.threshold", value("entry_threshold", 0), MAX_POINTS),
+        ("bank_minimum", value("bank_minimum", 0), MAX_POINTS),
     ):
         if number > high:
             raise InvalidRules(f"{origin}: {key} = {number!r}: at most {high:,}")
@@ -341,6 +344,7 @@ def format_rules(rules: Rules) -> str:
         f"end = {_string(rules.end.value)}",
         f"passing = {_bool(rules.passing)}",
         f"hooks = [{', '.join(_string(hook) for hook in rules.hooks)}]",
+        f"bank_minimum = {rules.bank_minimum}",
         "",
         "[entry]",
         f"threshold = {rules.entry_threshold}",

@@ -84,6 +84,7 @@ def _unit(rules: Rules) -> int:
     for combo in rules.combinations():
         unit = math.gcd(unit, combo.points)
     unit = math.gcd(unit, rules.entry_threshold) if rules.entry_threshold else unit
+    unit = math.gcd(unit, rules.bank_minimum) if rules.bank_minimum else unit
     return max(unit, 1)
 
 

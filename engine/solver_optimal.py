@@ -83,6 +83,7 @@ class OptimalTable:
         self.max_score = _max_score(model.by_dice)
         self.entry = model.entry_units()
         self.entry_on_bank = self.rules.entry in (EntryRule.BANKED_TURN, EntryRule.FIRST_SCORE)
+        self.bank_min = -(-self.rules.bank_minimum // model.unit)
         self.reach = solve_reach(self.rules, self.target + self.margin + self.max_score + 2)
         bases, offset = [], 0
         for _ in range(self.seats):
@@ -126,8 +127,8 @@ class OptimalTable:
         return stored * self.scale
 
     def can_bank(self, i: int, k: int) -> bool:
-        """Whether k units may be banked with own score i (entry rules)."""
-        return k >= 1 and (i > 0 or not self.entry_on_bank or k >= self.entry)
+        """Whether k units may be banked with own score i (entry rules, bank minimum)."""
+        return k >= max(1, self.bank_min) and (i > 0 or not self.entry_on_bank or k >= self.entry)
 
     def bank(self, s: int, i: int, j: int, k: int, n: int) -> float:
         """Chance to win banking k units with n dice left (-1 where banking is not allowed)."""

@@ -107,6 +107,7 @@ def solve_turn(rules: Rules, *, entered: bool = True, bust: float = 0.0) -> Turn
     min_bank = 1
     if not entered and rules.entry in (EntryRule.BANKED_TURN, EntryRule.FIRST_SCORE):
         min_bank = max(1, model.entry_units())
+    min_bank = max(min_bank, -(-rules.bank_minimum // model.unit))
     dice = model.dice
     values = [[float(k) for k in range(limit)] for _ in range(dice + 1)]
     rolls = [[False] * limit for _ in range(dice + 1)]

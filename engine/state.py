@@ -318,6 +318,11 @@ def _set_aside(state: GameState, option: Keep) -> GameState:
 def _bank(state: GameState, event: Banked) -> GameState:
     player = _check_turn(state, event.player, {Phase.DECIDE}, "bank")
     total = state.turn.total
+    if total < state.rules.bank_minimum:
+        raise EntryThresholdNotMet(
+            f"{player.name!r} cannot bank {total}: a bank needs at least "
+            f"{state.rules.bank_minimum} under {state.rules.name!r}"
+        )
     if not state.rules.bank_enters(total, entered=player.has_entered):
         raise EntryThresholdNotMet(
             f"{player.name!r} cannot bank {total}: the first score must be at least "
