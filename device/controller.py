@@ -27,7 +27,13 @@ from device.computer import find_computer, personalities
 from device.correction import NOT_A_DIE, Correction
 from device.hints import Advisor
 from device.menu import Action, MenuItem, history_items, main_menu, submenu
-from device.prompts import count_message, dice_text, prompt_for, unreadable_message
+from device.prompts import (
+    bust_message,
+    count_message,
+    dice_text,
+    prompt_for,
+    unreadable_message,
+)
 from device.session import Seat, Session, rules_for
 from device.store import StoreError
 from device.view import Overlay, last_turn_text, table_view
@@ -50,6 +56,7 @@ from engine.state import GameState, Phase, apply
 from engine.strategy_core import Strategy
 from hardware.buttons import Button, Buttons
 from hardware.display import Display
+from hardware.simulated_camera import SimulatedCamera
 from hardware.view import TableView
 
 __all__ = ["Controller", "TableSettings"]
@@ -339,13 +346,12 @@ class Controller:
         bust = (
             ended is not None and ended != before.last_turn and ended[1].outcome is TurnOutcome.BUST
         )
-        self._show(tray=values, rolling=False, bust=bust, selected=0, remark="")
+        owner = f"{name}'s throw" if ended != before.last_turn else ""
+        self._show(tray=values, rolling=False, bust=bust, selected=0, remark="", tray_label=owner)
         if bust:
-            lost = before.turn.total
-            self._tell(
-                f"{name} busts with {' '.join(map(str, values))}"
-                + (f": {lost} lost" if lost else "")
-            )
+            said = bust_message(self.state.rules, name, values, before.turn.total)
+            self._tell(said)
+            self._show(last_turn=said)
             if self.session.is_over:
                 winners = " and ".join(p.name for p in self.state.winners)
                 self._tell(f"{name} busts. {winners} won! ROLL starts a new game")
@@ -362,7 +368,7 @@ class Controller:
         remark = ""
         try:
             said = strategy.remark(state)
-            remark = f"{name}: {said}" if said else ""
+            remark = said or ""
             if state.phase is Phase.KEEP:
                 keep = strategy.choose_keep(state)
                 self._show(selected=_index(state, keep.dice))
@@ -522,7 +528,7 @@ class Controller:
             self._say(str(exc))
             return
         self._reset_turn()
-        self._show(tray=())
+        self._show(tray=(), last_turn="")
         self._tell(f"new game of {rules.name}")
 
     # --- helpers -----------------------------------------------------------------------------
@@ -554,8 +560,11 @@ class Controller:
         if self.session.is_over:
             winners = " and ".join(p.name for p in self.state.winners)
             self._tell(f"{winners} won! ROLL starts a new game")
+        elif self.state.last_turn != before:
+            self._tell(last_turn_text(self.state))
+            self._show(last_turn=self.overlay.message, tray_label=_owner(self.state))
         else:
-            self._tell(last_turn_text(self.state) if self.state.last_turn != before else "")
+            self._tell("")
         return True
 
     def _reset_turn(self) -> None:
@@ -580,6 +589,8 @@ class Controller:
         self.overlay = replace(self.overlay, message=message, alert=False)
 
     def _show(self, **changes: object) -> None:
+        if "tray" in changes and changes["tray"] != self.overlay.tray:
+            changes.setdefault("tray_label", "")  # new dice in the tray: the current player's
         self.overlay = replace(self.overlay, **changes)  # type: ignore[arg-type]
 
     def _prompt(self) -> str:
@@ -589,7 +600,14 @@ class Controller:
             self.session.computers,
             self._menu,
             correcting=self._correction is not None,
+            virtual=self.settings.computers_throw_virtual,
+            simulated=isinstance(getattr(self.watcher, "camera", None), SimulatedCamera),
         )
+
+
+def _owner(state: GameState) -> str:
+    """Whose dice still lie in the tray once a turn ended ("Ann's throw"), or ""."""
+    return f"{state.last_turn[0]}'s throw" if state.last_turn is not None else ""
 
 
 def _index(state: GameState, dice: tuple[int, ...]) -> int:

@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from device.menu import MenuItem
+from engine.rules import Rules
+from engine.scoring import score_throw
 from engine.state import GameState, Phase
 
-__all__ = ["CORRECTING_PROMPT", "count_message", "dice_text", "prompt_for", "unreadable_message"]
+__all__ = [
+    "CORRECTING_PROMPT",
+    "bust_message",
+    "count_message",
+    "dice_text",
+    "prompt_for",
+    "unreadable_message",
+]
 
 CORRECTING_PROMPT = "SELECT: next die  ROLL: change  STOP: done  hold STOP: cancel"
 
@@ -19,8 +28,14 @@ def prompt_for(
     menu: Sequence[MenuItem],
     *,
     correcting: bool = False,
+    virtual: bool = True,
+    simulated: bool = False,
 ) -> str:
-    """What to do now, in one short line."""
+    """What to do now, in one short line.
+
+    ``virtual``: computer players' dice are drawn on the screen (else a person throws them);
+    ``simulated``: the camera is simulated and throws every die itself.
+    """
     if menu:
         return "SELECT: next  ROLL: choose  STOP: close"
     if correcting:
@@ -32,8 +47,12 @@ def prompt_for(
         return "hold SELECT for the menu: add players"
     n = state.dice_to_throw
     if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
+        if player.name in computers and virtual:
+            return f"{player.name} (computer) throws {dice_text(n)} on the screen"
+        if simulated:
+            return f"the simulated camera throws {dice_text(n)} for {player.name}: just watch"
         if player.name in computers:
-            return f"throw {dice_text(n)} for {player.name}"
+            return f"throw {dice_text(n)} for {player.name} (computer)"
         return f"{player.name}: throw {dice_text(n)}"
     if state.phase is Phase.KEEP:
         return "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank"
@@ -62,3 +81,14 @@ def unreadable_message(count: int) -> str:
         f"{count} dice could not be read — hold STOP to set them or throw them again (cocked or "
         "covered)"
     )
+
+
+def bust_message(rules: Rules, name: str, values: tuple[int, ...], lost: int) -> str:
+    """Why ``name``'s throw of ``values`` lost the turn: nothing scores, or a first throw that
+    scores but not the entry minimum ("a first throw must score 300 to enter")."""
+    dice = " ".join(map(str, values))
+    if score_throw(rules, values).best_keep is not None:
+        reason = f"a first throw must score {rules.entry_threshold} to enter"
+    else:
+        reason = "nothing scores"
+    return f"{name} busts with {dice}: {reason}" + (f", {lost} lost" if lost else "")

@@ -19,6 +19,8 @@ class Overlay:
     ``tray`` is what lies in the tray now (None for a tumbling die); ``rolling`` that dice are in
     the air; ``bust`` that the last throw lost the turn (shown until the next throw). While the
     dice are corrected, ``cursor`` is the die being set and ``struck`` the dice marked "not a die".
+    ``tray_label`` says whose dice lie in the tray when they are not the current player's;
+    ``last_turn`` how the previous turn ended, shown through the next one.
     """
 
     tray: tuple[int | None, ...] = ()
@@ -36,6 +38,8 @@ class Overlay:
     computers: frozenset[str] = frozenset()
     cursor: int | None = None
     struck: frozenset[int] = frozenset()
+    tray_label: str = ""
+    last_turn: str = ""
 
 
 def table_view(state: GameState, overlay: Overlay) -> TableView:
@@ -52,6 +56,12 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
     )
     correcting = overlay.cursor is not None and not overlay.menu
     options = () if correcting else tuple(OptionView(k.dice, k.score) for k in state.options)
+    dice, tray_label = _six_sided(overlay.tray), overlay.tray_label
+    passed = state.passed
+    if state.phase is Phase.PASS and passed is not None and not correcting:
+        dice = (None,) * passed.dice
+        count = "1 die" if passed.dice == 1 else f"{passed.dice} dice"
+        tray_label = f"{passed.player} passes {count} worth {passed.points}"
     winner = None
     if state.phase is Phase.OVER and state.winners:
         winner = state.players.index(state.winners[0])
@@ -61,7 +71,9 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         players=players,
         current=state.current,
         phase=_phase(state, overlay),
-        dice=_six_sided(overlay.tray),
+        dice=dice,
+        tray_label=tray_label,
+        last_turn=overlay.last_turn,
         kept=tuple(v for v in state.turn.set_aside if 1 <= v <= 6),
         turn_total=state.turn.total,
         options=options,

@@ -166,10 +166,22 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         lines = [f"kept {''.join(map(str, view.kept))}"]
     else:
         lines = []
-    lines += _wrap(view.message, 10, width) if view.message else []
-    lines += [view.prompt or view.hint or view.remark]
+    last = view.prompt or view.hint or view.remark
+    if view.message and (view.alert or view.phase is Phase.BUST):
+        lines = [view.message, last]  # a problem or the bust's reason first; then the prompt
+    elif lines:
+        lines = [lines[0], last]
+    elif _length(last.translate(_PLAIN), 10) > width:
+        parts = [part.strip() for part in last.split("  ") if part.strip()]
+        # a long prompt (the pass offer) over both rows, a button's clause on each
+        lines = parts if len(parts) == 2 else _wrap(last, 10, width)
+    else:
+        lines = [view.message or view.tray_label, last]
     for row, line in enumerate(lines[:2]):
-        draw.text((0, 35 + 11 * row), _fit(line, 10, width), fill=WHITE, font=font(10), anchor="lm")
+        size = 10 if _length(line.translate(_PLAIN), 10) <= width else 9
+        draw.text(
+            (0, 35 + 11 * row), _fit(line, size, width), fill=WHITE, font=font(size), anchor="lm"
+        )
     draw.line((0, 53, width - 1, 53), fill=WHITE)
     _draw_totals(draw, view, width, 59)
 

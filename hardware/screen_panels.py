@@ -70,7 +70,7 @@ def draw_chart(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: f
     plot = area.inflate(-round(40 * s), -round(36 * s)).move(round(8 * s), round(2 * s))
     text(
         surface,
-        "score per turn",
+        "total after each turn",
         round(18 * s),
         MUTED,
         at=(area.left + round(8 * s), area.top + round(4 * s)),
@@ -86,13 +86,13 @@ def draw_chart(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: f
         for x in range(plot.left, plot.right, round(10 * s)):
             pygame.draw.line(surface, GOLD, (x, y), (min(x + round(5 * s), plot.right), y), 1)
         label = f"goal {view.target}"
-        text(
+        text(  # under the line at the left: the curves start low, the leaders end near it
             surface,
             label,
             round(18 * s),
             GOLD,
-            at=(plot.right, y - round(2 * s)),
-            anchor="bottomright",
+            at=(plot.left + round(4 * s), y + round(3 * s)),
+            anchor="topleft",
         )
     if turns > 0:
         label = f"{turns} turns" if turns > 1 else "1 turn"
@@ -178,3 +178,13 @@ def draw_remark(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: 
         at = (bubble.left + pad, bubble.top + pad + number * size)
         text(surface, line, size, (60, 45, 30), at=at)
     return bubble.bottom + round(8 * s)
+
+
+def draw_last_turn(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
+    """How the previous turn ended, in at most two lines at ``area.top``; returns the y below."""
+    size = round(20 * s)
+    lines = wrap(view.last_turn, size, area.width - round(8 * s))[:2]
+    for number, line in enumerate(lines):
+        at = (area.left + round(4 * s), area.top + number * size)
+        text(surface, line, size, MUTED, at=at, width=area.width - round(8 * s))
+    return area.top + len(lines) * size + round(8 * s)

@@ -29,8 +29,14 @@ from hardware.screen_draw import (
     text,
     wrap,
 )
-from hardware.screen_panels import draw_chart, draw_menu, draw_remark, draw_scores
-from hardware.view import Phase, TableView
+from hardware.screen_panels import (
+    draw_chart,
+    draw_last_turn,
+    draw_menu,
+    draw_remark,
+    draw_scores,
+)
+from hardware.view import OptionView, Phase, TableView
 
 __all__ = ["ALERT", "GOLD", "player_color", "render_screen", "render_screen_image"]
 
@@ -56,12 +62,13 @@ def _draw_tray(
     left = tray.centerx - row // 2
     selected = view.selected_positions
     correcting = view.phase is Phase.CORRECTING
-    if correcting:
+    caption = "correct the dice as they lie" if correcting else view.tray_label
+    if caption:
         text(
             surface,
-            "correct the dice as they lie",
+            caption,
             round(24 * s),
-            GOLD,
+            GOLD if correcting else INK,
             at=(tray.centerx, tray.top + round(8 * s)),
             anchor="midtop",
         )
@@ -163,13 +170,37 @@ def _draw_standings(surface: pygame.Surface, view: TableView, tray: pygame.Rect,
         )
 
 
+def _chip_width(option: OptionView, s: float) -> int:
+    label_width = font(round(26 * s)).size(f"= {option.score}")[0]
+    return len(option.dice) * (round(22 * s) + round(3 * s)) + label_width + round(22 * s)
+
+
+def _first_chip(view: TableView, area: pygame.Rect, s: float) -> int:
+    """The first keep drawn: 0, or later so that the selected keep's chip is on the row (with room
+    for the "+N" marks either side)."""
+    room = area.width - round(130 * s)
+    first = 0
+    while first < view.selected:
+        widths = [
+            _chip_width(o, s) + round(10 * s) for o in view.options[first : view.selected + 1]
+        ]
+        if sum(widths) <= room:
+            break
+        first += 1
+    return first
+
+
 def _draw_options(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> None:
     x = area.left
     mini = round(22 * s)
-    for index, option in enumerate(view.options):
+    first = _first_chip(view, area, s)
+    if first:
+        x = text(
+            surface, f"+{first} more", round(22 * s), MUTED, at=(x, area.centery), anchor="midleft"
+        ).right + round(8 * s)
+    for index, option in enumerate(view.options[first:], start=first):
         label = f"= {option.score}"
-        label_width = font(round(26 * s)).size(label)[0]
-        width = len(option.dice) * (mini + round(3 * s)) + label_width + round(22 * s)
+        width = _chip_width(option, s)
         if x + width > area.right:
             more = f"+{len(view.options) - index} more"
             text(surface, more, round(22 * s), MUTED, at=(x, area.centery), anchor="midleft")
@@ -297,10 +328,12 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
         y = bar.bottom + round(6 * s)
     if view.hint:
         text(
-            surface, f"hint: {view.hint}", round(22 * s), MUTED, at=(left.left, y), width=left.width
+            surface, f"hint: {view.hint}", round(28 * s), GOLD, at=(left.left, y), width=left.width
         )
 
     chart_top = draw_scores(surface, view, right, s) + round(8 * s)
+    if view.last_turn and view.last_turn != view.message and view.winner is None:
+        chart_top = draw_last_turn(surface, view, right.move(0, chart_top - right.top), s)
     if right.bottom - chart_top > round(80 * s):
         draw_chart(
             surface,

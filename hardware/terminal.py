@@ -50,7 +50,8 @@ def render_text(view: TableView) -> str:
             lines.append(_correcting_text(view))
         elif view.dice:
             rolling = "  (rolling)" if view.phase is Phase.ROLLING else ""
-            lines.append(f"dice: {_dice_text(view.dice)}{rolling}")
+            whose = f" ({view.tray_label})" if view.tray_label else ""
+            lines.append(f"dice{whose}: {_dice_text(view.dice)}{rolling}")
         if view.options:
             lines.append(
                 "keep: "
@@ -67,6 +68,8 @@ def render_text(view: TableView) -> str:
     if view.remark:
         speaker = view.current_player.name if view.current_player else "computer"
         lines.append(f'{speaker}: "{view.remark}"')
+    if view.last_turn and view.last_turn != view.message and view.winner is None:
+        lines.append(f"last turn: {view.last_turn}")
     if view.message:
         lines.append(f"! {view.message}" if view.alert else f"* {view.message}")
     if view.hint:

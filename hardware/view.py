@@ -89,6 +89,9 @@ class TableView:
     redraws, so an animation (shaking dice) moves even when nothing else changes.
     While correcting, ``cursor`` is the index into ``dice`` of the die being set, ``struck`` the
     indexes of dice marked "not a die", and a ``None`` die is one still unknown ("?").
+    ``tray_label`` names the dice in the tray when they are not the current player's throw
+    ("Ann's throw" after her turn ended, "passed on: 3 dice worth 300"); ``last_turn`` says how the
+    previous turn ended ("Ann busts with 1 5 4 3 4: a first throw must score 300 to enter").
     """
 
     title: str = "dicekeeper"
@@ -113,6 +116,8 @@ class TableView:
     frame: int = 0
     cursor: int | None = None
     struck: frozenset[int] = frozenset()
+    tray_label: str = ""
+    last_turn: str = ""
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):

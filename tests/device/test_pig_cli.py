@@ -113,5 +113,5 @@ def test_demo_plays_pig_with_one_die(tmp_path: Path) -> None:
     scores = sorted(int(points) for points in re.findall(r"\w+ (\d+)", match.group(2)))
     assert scores[0] < 30 <= scores[1]  # the game ended at the first bank to the target
     assert re.search(r"^dice: \[\d\]$", result.stdout, re.MULTILINE)  # one die on the screen
-    assert "throw 1 die for" in result.stdout
+    assert "throws 1 die for" in result.stdout
     assert (tmp_path / "final-screen.png").stat().st_size > 0

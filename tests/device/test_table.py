@@ -224,7 +224,7 @@ def test_a_restart_after_roll_still_waits_for_the_throw(tmp_path: Path) -> None:
         state = again.table.controller.state
         assert state.phase is EnginePhase.DECIDE and state.turn.total == 1000
         view = again.step()
-        assert view.prompt == "Ann: throw 3 dice"
+        assert view.prompt == "the simulated camera throws 3 dice for Ann: just watch"
 
 
 class BrokenOled:
@@ -299,7 +299,7 @@ def test_a_person_can_throw_for_a_computer_player(tmp_path: Path) -> None:
     rig = open_rig(cfg, think_seconds=100.0)
     with rig.table:
         view = rig.step()
-        assert view.prompt == "throw 5 dice for Expert"
+        assert view.prompt == "the simulated camera throws 5 dice for Expert: just watch"
         view = rig.until(lambda v: v.turn_total > 0)
         assert view.dice == (1, 1, 1, 5, 5) and view.turn_total == 1100
         assert rig.table.controller.state.turn.throws[0].values == (1, 1, 1, 5, 5)

@@ -70,7 +70,12 @@ def test_overlay_flags_choose_the_phase() -> None:
 def test_prompts_and_refusal_messages() -> None:
     state = play("greed", PlayerAdded("Ann"))
     assert prompt_for(state, False, {}, ()) == "Ann: throw 5 dice"
-    assert prompt_for(state, False, {"Ann": "expert"}, ()) == "throw 5 dice for Ann"
+    virtual = prompt_for(state, False, {"Ann": "expert"}, ())
+    assert virtual == "Ann (computer) throws 5 dice on the screen"
+    by_hand = prompt_for(state, False, {"Ann": "expert"}, (), virtual=False)
+    assert by_hand == "throw 5 dice for Ann (computer)"
+    simulated = prompt_for(state, False, {}, (), simulated=True)
+    assert simulated == "the simulated camera throws 5 dice for Ann: just watch"
     state = apply(state, Thrown("Ann", (1, 1, 1, 1, 2)))
     assert prompt_for(state, False, {}, ()) == "ROLL: throw 1  STOP: bank 1100"
     assert prompt_for(state, True, {}, ()) == "Ann: throw 1 die"
