@@ -10,8 +10,9 @@ dice out of the tray") and every die must be readable (else those dice are throw
 SELECT cycles the legal keeps (best first), ROLL keeps the selection and asks for the rest to be
 thrown, STOP banks. Under passing rules ROLL takes the passed dice and STOP throws fresh. A long
 press on SELECT opens the menu (`device.menu`). A long press on STOP (CORRECT) corrects the dice as
-read (`device.correction`): the throw just counted, until keeps are chosen, the turn is banked or
-the dice are thrown again, or a reading refused for unreadable or extra dice. Every change goes
+read (`device.correction`; its buttons in `device.correction_flow`): the throw just counted,
+until keeps are chosen, the turn is banked or the dice are thrown again, or a reading refused for
+unreadable or extra dice. Every change goes
 through `Session.apply`, which stores the events before the screen shows them; a refused request
 or a full disk leaves a message and changes nothing.
 """
@@ -25,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from device.computer import find_computer, personalities
 from device.correction import NOT_A_DIE, Correction
+from device.correction_flow import CorrectionFlow
 from device.hints import Advisor
 from device.menu import Action, MenuItem, history_items, main_menu, submenu
 from device.prompts import (
@@ -77,7 +79,7 @@ class TableSettings:
     hints: bool = False
 
 
-class Controller:
+class Controller(CorrectionFlow):
     """The appliance: one `Session`, a `ThrowWatcher`, the buttons and the displays."""
 
     def __init__(
@@ -391,73 +393,6 @@ class Controller:
         if name not in self._strategies:
             self._strategies[name] = self._find_strategy(self.session.computers[name])
         return self._strategies[name]
-
-    # --- correcting the dice as read ---------------------------------------------------------
-
-    def _open_correction(self) -> None:
-        state, player = self.state, self.state.current_player
-        faces = state.rules.faces
-        if self._menu:
-            self._say("close the menu first (hold SELECT)")
-        elif self._refused is not None and player is not None:
-            self._correction = Correction.of(
-                player.name, self._refused, replaces=False, faces=faces
-            )
-        elif state.open_throw is None:
-            self._say("nothing to correct: the table has moved on since the last throw")
-        elif self._drawn:
-            self._say("nothing to correct: the computer's dice were drawn, not read")
-        else:
-            last = state.open_throw
-            read = self._read if self._read is not None else last.dice
-            self._correction = Correction.of(
-                last.player, read, replaces=True, faces=faces, start=last.dice
-            )
-        if self._correction is not None:
-            self._tell(self._correction.status())
-
-    def _correction_press(self, button: Button) -> None:
-        correction = self._correction
-        assert correction is not None
-        if button is Button.SELECT:
-            self._correction = correction.next_die()
-        elif button is Button.ROLL:
-            self._correction = correction.step()
-        elif button is Button.STOP:
-            self._confirm_correction(correction)
-            return
-        else:  # CORRECT again (or the menu): leave the dice as they were
-            self._correction = None
-            self._tell("correction cancelled: the dice stand as they were")
-            return
-        self._tell(self._correction.status())
-
-    def _confirm_correction(self, correction: Correction) -> None:
-        state = self.state
-        last = state.open_throw
-        if correction.replaces and last is None:  # cannot happen: nothing advances meanwhile
-            self._correction = None
-            self._say("nothing to correct: the table has moved on since the last throw")
-            return
-        expected = len(last.dice) if correction.replaces and last else state.dice_to_throw
-        problem = correction.problem(expected)
-        if problem:
-            self._say(problem)
-            return
-        self._correction = None
-        if not correction.is_changed:
-            self._tell("the dice stand as they were")
-            return
-        dice, name = correction.dice, correction.player
-        stored = correction.event(self.corrected_by)
-        if correction.replaces and last is not None:
-            counted = self._throw(name, dice, stored, before=last.before)
-        else:
-            counted = self._throw(name, dice, Thrown(name, dice), stored)
-        if counted:
-            self._read, self._drawn = correction.read, False
-            said = self.overlay.message
-            self._tell(f"corrected to {' '.join(map(str, dice))}" + (f": {said}" if said else ""))
 
     # --- the menu ----------------------------------------------------------------------------
 
