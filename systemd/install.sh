@@ -131,6 +131,11 @@ if ! "$venv/bin/python" -c '' 2>/dev/null ||
     rm -rf "$venv"
     python3 -m venv --system-site-packages "$venv"
 fi
+# On Bookworm a numpy in the venv itself (left by an install without the constraints) would
+# shadow apt's: removed, so that pip sees apt's 1.24 and keeps it.
+if [ "$codename" = bookworm ] && compgen -G "$venv/lib/python3*/site-packages/numpy" >/dev/null; then
+    "$venv/bin/python" -m pip uninstall --quiet --yes numpy
+fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" "$PREFIX"
 # The camera as the service will see it: a one-line answer, not a failure of the install.
 "$venv/bin/python" - <<'PY' || true
