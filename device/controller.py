@@ -39,7 +39,7 @@ from device.prompts import (
 from device.session import Seat, Session, rules_for
 from device.store import StoreError
 from device.view import Overlay, last_turn_text, table_view
-from device.watcher import Sight, ThrowWatcher
+from device.watcher import ThrowWatcher
 from engine.dice import Throw
 from engine.errors import DicekeeperError, IllegalRequest, InvalidThrow
 from engine.events import (
@@ -60,6 +60,7 @@ from hardware.buttons import Button, Buttons
 from hardware.display import Display
 from hardware.simulated_camera import SimulatedCamera
 from hardware.view import TableView
+from vision.settle import SettleState
 
 __all__ = ["Controller", "TableSettings"]
 
@@ -297,7 +298,7 @@ class Controller(CorrectionFlow):
             self._camera_trouble = False
             self._say("")
         if seen.settled is None:
-            rolling = seen.sight is Sight.MOVING
+            rolling = seen.sight is SettleState.MOVING
             self._show(tray=(None,) * n if rolling else self.overlay.tray, rolling=rolling)
             return
         values = seen.settled.values

@@ -7,77 +7,36 @@ armed (`expect`), so the dice of the previous throw lying in the tray are never 
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from hardware.camera import Camera
+from vision.settle import SettleParams, SettleState, SettleTracker
 from vision.types import Frame, Reading
 
-__all__ = ["Observation", "Sight", "StableReadingTracker", "ThrowWatcher", "Tracker"]
-
-
-class Sight(enum.Enum):
-    """What the tray looks like in a frame."""
-
-    EMPTY = "empty"
-    MOVING = "moving"
-    SETTLED = "settled"
-
-
-class Tracker(Protocol):
-    """A settle tracker: fed every frame with its reading, says whether the tray is at rest."""
-
-    def update(self, frame: Frame, reading: Reading, now: float) -> Sight:
-        """The tray's state after this frame."""
-        ...
-
-
-class StableReadingTracker:
-    """Settled once the same dice (count and values) have been read for ``seconds``.
-
-    The device's own simple tracker; vision's settle tracker (which also compares the images) is
-    preferred when present, see `device.wiring`.
-    """
-
-    def __init__(self, seconds: float = 0.6) -> None:
-        self.seconds = seconds
-        self._key: tuple[int | None, ...] | None = None
-        self._since = 0.0
-
-    def update(self, frame: Frame, reading: Reading, now: float) -> Sight:
-        """Track the reading's values; EMPTY with no dice, MOVING until stable long enough."""
-        key = tuple(sorted(reading.values, key=lambda v: -1 if v is None else v))
-        if key != self._key:
-            self._key, self._since = key, now
-        if reading.is_empty:
-            return Sight.EMPTY
-        return Sight.SETTLED if now - self._since >= self.seconds else Sight.MOVING
+__all__ = ["Observation", "ThrowWatcher"]
 
 
 @dataclass(frozen=True, slots=True)
 class Observation:
     """One frame's result: the tray's state and, when a new throw has settled, its reading."""
 
-    sight: Sight
+    sight: SettleState
     reading: Reading
     settled: Reading | None = None
 
 
 class ThrowWatcher:
-    """Camera -> dice reader -> settle tracker, armed for one throw at a time."""
+    """Camera -> dice reader -> vision's settle tracker (dice at rest for ``settle_seconds``),
+    armed for one throw at a time."""
 
     def __init__(
-        self,
-        camera: Camera,
-        read: Callable[[Frame], Reading],
-        new_tracker: Callable[[], Tracker],
+        self, camera: Camera, read: Callable[[Frame], Reading], settle_seconds: float
     ) -> None:
         self.camera = camera
         self._read = read
-        self._new_tracker = new_tracker
-        self._tracker = new_tracker()
+        self._settle = SettleParams(settle_seconds=settle_seconds)
+        self._tracker = SettleTracker(self._settle)
         self._armed = False
         self.expected = 0
         self.frames = 0
@@ -86,7 +45,7 @@ class ThrowWatcher:
         """Wait for a new throw of ``n`` dice (the simulated camera starts rendering one)."""
         self.expected = n
         self._armed = False
-        self._tracker = self._new_tracker()
+        self._tracker = SettleTracker(self._settle)
         self.camera.expect_throw(n)
 
     def rearm(self) -> None:
@@ -103,7 +62,7 @@ class ThrowWatcher:
         self.frames += 1
         reading = self._read(frame)
         sight = self._tracker.update(frame, reading, now)
-        if sight is not Sight.SETTLED:
+        if sight is not SettleState.SETTLED:
             self._armed = True
             return Observation(sight, reading)
         if not self._armed:

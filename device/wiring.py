@@ -31,7 +31,7 @@ from device.rules_file import register_rules_folders, rules_folders
 from device.session import Seat, Session, rules_for
 from device.store import GameStore, state_directory
 from device.truth import TruthReader
-from device.watcher import Sight, ThrowWatcher, Tracker
+from device.watcher import ThrowWatcher
 from engine.errors import DicekeeperError, InvalidRules, UnknownRules
 from engine.rules import Rules
 from hardware.backends import Closing
@@ -40,7 +40,6 @@ from hardware.camera import Camera, open_camera
 from hardware.display import Display, MultiDisplay, NullDisplay, open_display
 from hardware.errors import DisplayUnavailable
 from vision.render import PRESETS, TrayStyle, render_throw, style_from_seed, style_like
-from vision.settle import SettleParams, SettleState, SettleTracker
 from vision.types import Frame, Reading
 
 __all__ = [
@@ -53,19 +52,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-_SIGHTS = {SettleState.EMPTY: Sight.EMPTY, SettleState.MOVING: Sight.MOVING}
-
-
-class VisionTracker:
-    """vision's `SettleTracker` behind the device's `Tracker` protocol."""
-
-    def __init__(self, seconds: float) -> None:
-        self._tracker = SettleTracker(SettleParams(settle_seconds=seconds))
-
-    def update(self, frame: Frame, reading: Reading, now: float) -> Sight:
-        """The tray's state after this frame."""
-        return _SIGHTS.get(self._tracker.update(frame, reading, now), Sight.SETTLED)
 
 
 def simulated_style(name: str, seed: int, size: tuple[int, int]) -> TrayStyle:
@@ -231,7 +217,7 @@ def open_table(
         watcher = ThrowWatcher(
             camera,
             read or partial(vision.read, params=params),
-            partial(_tracker, config.camera.settle_seconds),
+            config.camera.settle_seconds,
         )
         settings = TableSettings(
             people=config.players.names,
@@ -252,10 +238,6 @@ def open_table(
         )
         table = Table(controller, camera, buttons, multi, store, stack.pop_all())
     return table
-
-
-def _tracker(seconds: float) -> Tracker:
-    return VisionTracker(seconds)
 
 
 def _size(config: Config) -> tuple[int, int]:
