@@ -110,7 +110,7 @@ def shipped_model() -> Model:
 
 def evidence(face: Face, value: int, verdicts: Sequence[Verdict]) -> tuple[float, ...]:
     """The evidence (`FEATURES`) that ``face`` shows ``value`` (1-6), from the classifier's
-    ``verdicts`` on it (one a look of `LOOKS`)."""
+    ``verdicts`` on it (one for each angle of `LOOKS`)."""
     mean = [sum(v.probabilities[c] for v in verdicts) / len(verdicts) for c in range(8)]
     least = min(v.probabilities[value] for v in verdicts)
     others = max(mean[c] for c in range(1, 7) if c != value)
