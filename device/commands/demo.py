@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from device.commands.outputs import output_directory
 from device.config import SIMULATED_STYLES, default_displays, parse_config
 from device.correction import NOT_A_DIE, Correction
 from device.wiring import Table, open_table, simulated_renderer, simulated_style
@@ -203,7 +204,7 @@ def handle(args: argparse.Namespace) -> int:
 
         oled = dummy(width=128, height=64, mode="1")
         displays.append({"kind": "oled"})
-        args.screenshots.mkdir(parents=True, exist_ok=True)
+        output_directory("--screenshots", args.screenshots)
     recorder = _Recorder(
         simulated_renderer(SIZE, style=simulated_style(args.style, args.seed, SIZE))
     )

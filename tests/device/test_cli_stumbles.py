@@ -160,7 +160,7 @@ def test_demo_screenshots_into_a_file_is_one_line_not_a_traceback(
     taken.write_text("mine")
     assert main(["demo", "--fast", "--screenshots", str(taken)]) == 2
     line = one_error(capsys, "demo")
-    assert str(taken) in line and "exists" in line.lower()
+    assert str(taken) in line and "--screenshots" in line and "not a folder" in line
     assert taken.read_text() == "mine"
 
 
