@@ -24,7 +24,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from device.commands.tournament import wilson  # noqa: E402
 from device.tables import DiskTables, cache_directory  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import Rules, find_rules  # noqa: E402
@@ -32,7 +31,7 @@ from engine.solver_optimal import OptimalTable  # noqa: E402
 from engine.state import Phase  # noqa: E402
 from engine.strategy import find_strategy  # noqa: E402
 from engine.strategy_expert import turn_table  # noqa: E402
-from engine.strategy_play import play_game  # noqa: E402
+from engine.strategy_play import play_game, wilson  # noqa: E402
 
 # Published exact results, printed beside the solvers' own: rules name -> (source, turn EV,
 # first player's chance). Pig: hold at 20 for the most points a turn; 53.06% for the starter.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,3 +88,14 @@ def play_game(
         best = max(totals)
         winners = tuple(n for n, t in zip(names, totals, strict=True) if t == best)
     return GameResult(tuple(names), winners, totals, turns, tuple(trajectory))
+
+
+def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denominator = 1.0 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import math
 import random
 import sys
 import time
@@ -31,7 +30,7 @@ from engine.errors import DicekeeperError
 from engine.rules import Rules
 from engine.strategy import find_strategy
 from engine.strategy_core import Strategy
-from engine.strategy_play import GameResult, play_game
+from engine.strategy_play import GameResult, play_game, wilson
 
 log = logging.getLogger(__name__)
 
@@ -73,17 +72,6 @@ def rules_with_target(rules: Rules, target: int | None) -> Rules:
     if target < 1:
         raise BadTournament(f"target {target!r} must be a whole number >= 1")
     return rules.with_target(target)
-
-
-def wilson(wins: float, games: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if games <= 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denominator = 1.0 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 class ProgressBar:

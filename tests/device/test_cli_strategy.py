@@ -10,11 +10,12 @@ import pytest
 from PIL import Image
 
 from device.cli import main
-from device.commands.tournament import ProgressBar, seat_names, wilson
+from device.commands.tournament import ProgressBar, seat_names
 from device.tables import DiskTables, load_table, save_table, table_path
 from engine.rules import find_rules
 from engine.solver_optimal import solve_optimal
 from engine.strategy_expert import turn_table
+from engine.strategy_play import wilson
 
 
 @pytest.fixture(autouse=True)
