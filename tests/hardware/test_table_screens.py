@@ -172,7 +172,9 @@ def test_the_hint_is_large_enough_to_read_across_a_table() -> None:
     hinted = render_screen_image(view)
     plain = render_screen_image(dataclasses.replace(view, hint=""))
     rows = changed_rows(hinted, plain, pygame.Rect(16, 300, 484, 140))
-    assert rows and rows[-1] - rows[0] >= 18  # letters at least 18 of 480 pixels tall
+    # Letters at least 16 of 480 pixels tall (17-18 at 28 px, as pygame-ce 2.4-2.5 draw them;
+    # about 14 at the 22 px the hint had before).
+    assert rows and rows[-1] - rows[0] >= 16
     save(hinted, "hint")
 
 
