@@ -393,15 +393,7 @@ def _replay(work: Path) -> Outcome:
     cv2.imwrite(str(frames / "d.png"), tray)
     directory = Path(tempfile.mkdtemp(dir=work))
     config = _config(directory, f'[camera]\nbackend = "replay"\npath = "{frames}"\n')
-    process = subprocess.Popen(
-        [sys.executable, "-m", "device", "run", "--config", str(config), "--rate", "20"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=_env(),
-        cwd=ROOT,
-    )
+    process = _start_table(config, output=subprocess.PIPE)
     time.sleep(3)
     out, _ = process.communicate("q", timeout=60)
     ok = process.returncode == 0 and "too large" in out and "Traceback" not in out
@@ -442,12 +434,14 @@ def _soak_config(directory: Path, *, virtual: bool, target: int = 0) -> Path:
     )
 
 
-def _start_table(config: Path) -> subprocess.Popen[str]:
+def _start_table(config: Path, output: int = subprocess.DEVNULL) -> subprocess.Popen[str]:
+    """``dicekeeper run`` on ``config``, its input a pipe, its output and errors together to
+    ``output`` (a pipe to read them, or nowhere)."""
     return subprocess.Popen(
         [sys.executable, "-m", "device", "run", "--config", str(config), "--rate", "20"],
         stdin=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=output,
+        stderr=subprocess.STDOUT if output == subprocess.PIPE else subprocess.DEVNULL,
         text=True,
         env=_env(),
         cwd=ROOT,
