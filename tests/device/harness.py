@@ -9,7 +9,11 @@ want the real reader pass ``oracle=False``.
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,3 +213,25 @@ def fill_disk(rig: Rig) -> FullDisk:
 
 
 __all__ = ["Button", "OracleRenderer", "Rig", "config", "fill_disk", "is_waiting", "open_rig"]
+
+
+def run_demo(command: list[str], shots: Path) -> tuple[str, re.Match[str]]:
+    """``dicekeeper demo`` with ``command`` (its options) in a child process, drawing off-screen
+    with screenshots into ``shots``: its output and the match of its ``winner: NAME (SCORES)``
+    line (the test fails when it did not end with one)."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "device", "demo", *command, "--screenshots", str(shots)],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    match = re.search(r"^winner: (\w+) \((.*)\)$", result.stdout, re.MULTILINE)
+    assert match is not None, result.stdout[-2000:]
+    return result.stdout, match

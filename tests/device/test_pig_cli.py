@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ from device.commands.rules import summary
 from device.commands.tournament import tick_step
 from engine.game import Game, Phase
 from engine.rules import find_rules
+from tests.device.harness import run_demo
 
 
 @pytest.fixture(autouse=True)
@@ -94,24 +92,11 @@ def test_play_in_the_terminal_ends_at_the_first_bank_to_100() -> None:
 
 
 def test_demo_plays_pig_with_one_die(tmp_path: Path) -> None:
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    env.pop("DISPLAY", None)
-    env.pop("WAYLAND_DISPLAY", None)
-    command = ["demo", "--rules", "pig", "--target", "30", "--seed", "2", "--fast"]
-    result = subprocess.run(
-        [sys.executable, "-m", "device", *command, "--screenshots", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-        check=False,
+    stdout, match = run_demo(
+        ["--rules", "pig", "--target", "30", "--seed", "2", "--fast"], tmp_path
     )
-    assert result.returncode == 0, result.stderr
-    match = re.search(r"^winner: (\w+) \((.*)\)$", result.stdout, re.MULTILINE)
-    assert match is not None, result.stdout[-2000:]
     scores = sorted(int(points) for points in re.findall(r"\w+ (\d+)", match.group(2)))
     assert scores[0] < 30 <= scores[1]  # the game ended at the first bank to the target
-    assert re.search(r"^dice: \[\d\]$", result.stdout, re.MULTILINE)  # one die on the screen
-    assert "throws 1 die for" in result.stdout
+    assert re.search(r"^dice: \[\d\]$", stdout, re.MULTILINE)  # one die on the screen
+    assert "throws 1 die for" in stdout
     assert (tmp_path / "final-screen.png").stat().st_size > 0
