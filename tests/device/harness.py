@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import re
 import sqlite3
 import subprocess
@@ -160,7 +161,9 @@ def open_rig(
     roll_seconds: float = 0.0,
     **kwargs: object,
 ) -> Rig:
-    """Open a table for ``cfg`` with a fake clock; terminal output is silenced."""
+    """Open a table for ``cfg`` with a fake clock and seeded computer dice (``rng`` overrides
+    the seed); terminal output is silenced."""
+    kwargs.setdefault("rng", random.Random(0))
     times = clock if clock is not None else [0.0]
     scripted = buttons or ScriptedButtons(clock=lambda: times[0])
     memory = MemoryDisplay()

@@ -169,7 +169,8 @@ def test_computer_dice_drawn_on_the_screen_are_not_corrected(tmp_path: Path) -> 
     cfg = config(tmp_path, rules="farkle", players=("cpu:expert", "Ann"))
     rig = open_rig(cfg, think_seconds=5.0)
     with rig.table:
-        rig.until(lambda v: v.phase is Phase.CHOOSING)
+        view = rig.until(lambda v: v.phase is Phase.CHOOSING)
+        assert view.current == 0  # the computer chooses among dice it drew
         view = rig.press(Button.CORRECT)
         assert view.message == "nothing to correct: the computer's dice were drawn, not read"
 
