@@ -92,6 +92,8 @@ class TableView:
     ``tray_label`` names the dice in the tray when they are not the current player's throw
     ("Ann's throw" after her turn ended, "passed on: 3 dice worth 300"); ``last_turn`` says how the
     previous turn ended ("Ann busts with 1 5 4 3 4: a first throw must score 300 to enter").
+    ``web`` is where phones find the scoreboard ("http://192.168.1.5:8080", empty when the web
+    page is off) and ``pair_code`` the short code a phone enters there to take control.
     """
 
     title: str = "dicekeeper"
@@ -118,6 +120,8 @@ class TableView:
     struck: frozenset[int] = frozenset()
     tray_label: str = ""
     last_turn: str = ""
+    web: str = ""
+    pair_code: str = ""
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):

@@ -22,6 +22,9 @@ COMMANDS: tuple[str, ...] = (
     "run",
     "demo",
     "history",
+    "calibrate",
+    "photos",
+    "adapt",
 )
 
 Handler = Callable[[argparse.Namespace], int]
