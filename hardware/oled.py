@@ -111,7 +111,7 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     winner = view.winner_player
     draw.rectangle((0, 0, width - 1, 11), fill=WHITE)
     if view.phase is Phase.MENU:
-        left, right = "MENU", ""
+        left, right = "MENU", f"code {view.pair_code}" if view.pair_code else ""
     elif view.phase is Phase.CORRECTING:
         left, right = "CORRECT DICE", f"{(view.cursor or 0) + 1}/{len(view.dice)}"
     elif winner is not None:
@@ -157,6 +157,8 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     total_text = "BUST" if view.phase is Phase.BUST else f"+{view.turn_total}"
     if view.dice or view.turn_total or view.phase is Phase.BUST:
         draw.text((width - 1, 21), total_text, fill=WHITE, font=font(13), anchor="rm")
+    else:
+        _draw_web(draw, view, width)
 
     option = view.selected_option
     if option is not None:
@@ -184,6 +186,17 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         )
     draw.line((0, 53, width - 1, 53), fill=WHITE)
     _draw_totals(draw, view, width, 59)
+
+
+def _draw_web(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> None:
+    """Where phones find the scoreboard and the pairing code, in the dice's rows while the tray
+    is empty: the address (without "http://") on one line, the code under it."""
+    if view.web:
+        address = view.web.removeprefix("http://")
+        draw.text((0, 18), _fit(address, 10, width), fill=WHITE, font=font(10), anchor="lm")
+    if view.pair_code:
+        code = f"code {view.pair_code}"
+        draw.text((0, 28), _fit(code, 10, width), fill=WHITE, font=font(10), anchor="lm")
 
 
 CORRECTING_KEYS = "SEL:next ROLL:+1 STOP:ok"

@@ -188,3 +188,20 @@ def draw_last_turn(surface: pygame.Surface, view: TableView, area: pygame.Rect, 
         at = (area.left + round(4 * s), area.top + number * size)
         text(surface, line, size, MUTED, at=at, width=area.width - round(8 * s))
     return area.top + len(lines) * size + round(8 * s)
+
+
+def draw_web(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
+    """Where phones find the scoreboard and the code that gives them control, at the foot of
+    ``area``; returns the y above it (``area.bottom`` when the web page is off)."""
+    lines = []
+    if view.web:
+        lines.append((f"phones: {view.web}", round(20 * s), MUTED))
+    if view.pair_code:
+        lines.append((f"code {view.pair_code}", round(26 * s), GOLD))
+    y = area.bottom
+    for words, size, color in reversed(lines):
+        y = text(
+            surface, words, size, color, at=(area.left, y), anchor="bottomleft", width=area.width
+        ).top
+        y -= round(4 * s)
+    return y

@@ -35,6 +35,7 @@ from hardware.screen_panels import (
     draw_menu,
     draw_remark,
     draw_scores,
+    draw_web,
 )
 from hardware.view import OptionView, Phase, TableView
 
@@ -334,11 +335,12 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
     chart_top = draw_scores(surface, view, right, s) + round(8 * s)
     if view.last_turn and view.last_turn != view.message and view.winner is None:
         chart_top = draw_last_turn(surface, view, right.move(0, chart_top - right.top), s)
-    if right.bottom - chart_top > round(80 * s):
+    chart_bottom = draw_web(surface, view, right, s)
+    if chart_bottom - chart_top > round(80 * s):
         draw_chart(
             surface,
             view,
-            pygame.Rect(right.left, chart_top, right.width, right.bottom - chart_top),
+            pygame.Rect(right.left, chart_top, right.width, chart_bottom - chart_top),
             s,
         )
 

@@ -26,6 +26,12 @@ def render_text(view: TableView) -> str:
     """``view`` as a few lines of plain text (no trailing newline)."""
     heading = " · ".join(part for part in (view.title, view.rules) if part)
     lines = [f"== {heading} =="]
+    web = [
+        f"phones: {view.web}" if view.web else "",
+        f"code {view.pair_code}" if view.pair_code else "",
+    ]
+    if any(web):
+        lines.append("  ".join(part for part in web if part))
     width = max((len(p.name) for p in view.players), default=0) + 6
     for index, player in enumerate(view.players):
         marker = ">" if index == view.current else " "
