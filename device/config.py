@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from device.tomltable import ConfigError, Table
+from engine.errors import DicekeeperError
+from engine.tomltable import Table
 
 __all__ = [
     "SYSTEM_CONFIG",
@@ -52,6 +53,10 @@ MAX_NAME_LENGTH = 24
 """The longest player name (a line of the OLED holds about 21 characters)."""
 I2C_PINS = {0: (0, 1), 1: (2, 3)}
 """The BCM pins (SDA, SCL) of the Pi's I2C buses 0 and 1 on the 40-pin header."""
+
+
+class ConfigError(DicekeeperError, ValueError):
+    """A configuration file that cannot be used: unreadable, not TOML, or a bad key or value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,13 +219,12 @@ def parse_config(
 ) -> Config:
     """Validate parsed TOML ``data`` into a `Config` (missing keys take their defaults)."""
     env = os.environ if environ is None else environ
-    root = Table("", data)
+    root = Table("", data, ConfigError)
     game = _game(root.table("game"))
     players = _players(root.table("players"))
     camera = _camera(root.table("camera"))
     buttons = _buttons(root.table("buttons"))
-    displays_raw = root.raw("display")
-    displays = _displays(displays_raw) if displays_raw is not None else default_displays(env)
+    displays = _displays(root.tables("display")) if root.has("display") else default_displays(env)
     state = _state(root.table("state"))
     _check_pins(buttons, displays, camera)
     system_table = root.table("system")
@@ -433,17 +437,14 @@ def _check_pins(
             )
 
 
-def _displays(value: object) -> tuple[DisplayConfig, ...]:
-    if not isinstance(value, list):
-        raise ConfigError(f"display = {value!r}: write each display as a [[display]] table")
+def _displays(tables: tuple[Table, ...]) -> tuple[DisplayConfig, ...]:
     displays: list[DisplayConfig] = []
-    for number, raw in enumerate(value, start=1):
-        t = Table(f"display[{number}]", raw)
+    for t in tables:
         d = DisplayConfig(kind="terminal")
         kind = t.string("kind", "", choices=DISPLAY_KINDS)
         if not kind:
             raise ConfigError(
-                f"display[{number}].kind is missing: allowed values are "
+                f"{t.key('kind')} is missing: allowed values are "
                 + ", ".join(map(repr, DISPLAY_KINDS))
             )
         displays.append(

@@ -49,7 +49,7 @@ import tomllib
 from collections.abc import Mapping
 from typing import TypeVar
 
-from engine.errors import InvalidRules
+from engine.errors import InvalidRules, UnknownRules
 from engine.rules import (
     Combination,
     EndRule,
@@ -59,23 +59,13 @@ from engine.rules import (
     ScoringTable,
     find_rules,
 )
+from engine.tomltable import Table
 
-_TOP = (
-    "name", "description", "source", "base", "dice", "faces", "keep", "hot_dice", "target", "end",
-    "passing", "hooks", "bank_minimum", "entry", "scoring",
-)  # fmt: skip
-_ENTRY = ("threshold", "applies_to")
-_SCORING = (
-    "singles", "three_of_a_kind", "three_of_a_kind_overrides", "of_a_kind", "of_a_kind_points",
-    "pairs", "four_of_a_kind_is_two_pairs", "triplets", "four_and_pair", "straights", "no_score",
-    "combinations",
-)  # fmt: skip
 _PAIR_TABLES = (
     "singles", "three_of_a_kind_overrides", "of_a_kind", "of_a_kind_points", "pairs", "triplets",
     "straights",
 )  # fmt: skip
 _OF_A_KIND_RULES = ("additive", "doubling")
-_COMBINATION = ("name", "dice", "points")
 
 MAX_DICE = 10
 MAX_FACES = 20
@@ -85,62 +75,66 @@ MAX_POINTS = 1_000_000
 MAX_COMBINATIONS = 64
 
 E = TypeVar("E", KeepRule, EntryRule, EndRule)
-T = TypeVar("T")
 
 
 def parse_rules(text: str, *, origin: str = "<rules>") -> Rules:
-    """A rule set from TOML text; `InvalidRules` naming the key, the value and what is allowed."""
+    """A rule set from TOML text.
+
+    Raises `InvalidRules` (`UnknownRules` for an unknown ``base``), one line naming ``origin``, the
+    key, the value and what is allowed (the messages of `engine.tomltable.Table`).
+    """
+    try:
+        return _parse_rules(text)
+    except (InvalidRules, UnknownRules) as exc:
+        raise type(exc)(f"{origin}: {exc}") from None
+
+
+def _parse_rules(text: str) -> Rules:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InvalidRules(f"{origin}: not valid TOML: {exc}") from None
-    _check_keys(data, _TOP, "")
-    base = find_rules(_get(data, "base", str)) if "base" in data else None
+        raise InvalidRules(f"not valid TOML: {exc}") from None
+    top = Table("", data, InvalidRules)
+    base = find_rules(top.string("base", "")) if top.has("base") else None
     fields: dict[str, object] = {}
-    for key, kind in (
-        ("name", str),
-        ("description", str),
-        ("source", str),
-        ("dice", int),
-        ("faces", int),
-        ("target", int),
-        ("bank_minimum", int),
-        ("hot_dice", bool),
-        ("passing", bool),
-    ):
-        if key in data:
-            fields[key] = _get(data, key, kind)
-    if "hooks" in data:
-        hooks = data["hooks"]
-        if not isinstance(hooks, list) or not all(isinstance(hook, str) for hook in hooks):
-            raise InvalidRules(f'hooks = {hooks!r}: must be a list of names like ["zilch-penalty"]')
-        fields["hooks"] = tuple(hooks)
-    if "keep" in data:
-        fields["keep"] = _enum(data, "keep", KeepRule)
-    if "end" in data:
-        fields["end"] = _enum(data, "end", EndRule)
-    if "entry" in data:
-        entry = _table(data, "entry")
-        _check_keys(entry, _ENTRY, "entry.")
-        if "threshold" in entry:
-            fields["entry_threshold"] = _get(entry, "threshold", int, "entry.")
-        if "applies_to" in entry:
-            fields["entry"] = _enum(entry, "applies_to", EntryRule, "entry.")
+    for key in ("name", "description", "source"):
+        if top.has(key):
+            fields[key] = top.string(key, "")
+    for key in ("dice", "faces", "target", "bank_minimum"):
+        if top.has(key):
+            fields[key] = top.integer(key, 0)
+    for key in ("hot_dice", "passing"):
+        if top.has(key):
+            fields[key] = top.boolean(key, False)
+    if top.has("hooks"):
+        fields["hooks"] = top.strings("hooks")
+    if top.has("keep"):
+        fields["keep"] = _enum(top, "keep", KeepRule)
+    if top.has("end"):
+        fields["end"] = _enum(top, "end", EndRule)
+    if top.has("entry"):
+        entry = top.table("entry")
+        if entry.has("threshold"):
+            fields["entry_threshold"] = entry.integer("threshold", 0)
+        if entry.has("applies_to"):
+            fields["entry"] = _enum(entry, "applies_to", EntryRule)
+        entry.finish()
+    given = top.table("scoring") if top.has("scoring") else None
+    top.finish()
     if base is None:
         for required in ("name", "description", "dice"):
             if required not in fields:
-                raise InvalidRules(f"{origin}: missing key {required!r} (or give base = NAME)")
+                raise InvalidRules(f"missing key {required!r} (or give base = NAME)")
     elif "name" not in fields:
-        raise InvalidRules(f"{origin}: missing key 'name'")
-    _check_sizes(fields, base, origin)
+        raise InvalidRules("missing key 'name'")
+    _check_sizes(fields, base)
     dice = _int_field(fields, base, "dice", 1)
     faces = _int_field(fields, base, "faces", 6)
-    if "scoring" in data:
-        given = _table(data, "scoring")
-        scoring = _scoring(given, base, dice=dice, faces=faces)
+    if given is not None:
+        scoring, written = _scoring(given, base, dice=dice)
         fields["scoring"] = scoring
-        _check_sizes(fields, base, origin)
-        _check_throwable(scoring, given, dice, faces, origin)
+        _check_sizes(fields, base)
+        _check_throwable(scoring, written, dice, faces)
     rules = (
         Rules(**fields)  # type: ignore[arg-type]
         if base is None
@@ -154,17 +148,15 @@ def _int_field(fields: Mapping[str, object], base: Rules | None, key: str, defau
     return given if isinstance(given, int) else default
 
 
-def _check_throwable(
-    table: ScoringTable, given: Mapping[str, object], dice: int, faces: int, origin: str
-) -> None:
-    """`InvalidRules` naming the first entry written in the file that can never be thrown."""
+def _check_throwable(table: ScoringTable, written: set[str], dice: int, faces: int) -> None:
+    """`InvalidRules` naming the first entry ``written`` in the file that can never be thrown."""
 
     def refuse(entry: str, why: str) -> None:
-        raise InvalidRules(f"{origin}: {entry} can never be thrown: {why}")
+        raise InvalidRules(f"{entry} can never be thrown: {why}")
 
     on_dice = f"the rules throw {dice} {'die' if dice == 1 else 'dice'}"
     for key in ("singles", "three_of_a_kind_overrides"):
-        if key in given:
+        if key in written:
             for face, points in getattr(table, key):
                 if face > faces:
                     refuse(f"scoring.{key}.{face} = {points}", f"the dice have faces 1-{faces}")
@@ -175,7 +167,7 @@ def _check_throwable(
         ("triplets", 3),
         ("straights", 1),
     ):
-        if key in given and not isinstance(given[key], str):
+        if key in written:
             for count, points in getattr(table, key):
                 if count * size > dice:
                     refuse(
@@ -187,9 +179,9 @@ def _check_throwable(
                     2 if key == "pairs" and table.four_of_a_kind_is_two_pairs else 1
                 ):
                     refuse(f"scoring.{key}.{count} = {points}", f"the dice have {faces} faces")
-    if "four_and_pair" in given and table.four_and_pair and dice < 6:
+    if "four_and_pair" in written and table.four_and_pair and dice < 6:
         refuse(f"scoring.four_and_pair = {table.four_and_pair}", f"it needs 6, {on_dice}")
-    if "combinations" in given:
+    if "combinations" in written:
         for number, combo in enumerate(table.extra, start=1):
             label = f"scoring.combinations #{number} {list(combo.dice)!r}"
             if len(combo.dice) > dice:
@@ -198,7 +190,7 @@ def _check_throwable(
                 refuse(label, f"the dice have faces 1-{faces}")
 
 
-def _check_sizes(fields: Mapping[str, object], base: Rules | None, origin: str) -> None:
+def _check_sizes(fields: Mapping[str, object], base: Rules | None) -> None:
     """`InvalidRules` when the dice, faces, target or combinations are over the limits."""
 
     def value(key: str, default: int) -> int:
@@ -214,119 +206,68 @@ def _check_sizes(fields: Mapping[str, object], base: Rules | None, origin: str) 
         ("bank_minimum", value("bank_minimum", 0), MAX_POINTS),
     ):
         if number > high:
-            raise InvalidRules(f"{origin}: {key} = {number!r}: at most {high:,}")
+            raise InvalidRules(f"{key} = {number!r}: at most {high:,}")
     throws = math.comb(dice + faces - 1, dice) if dice >= 1 and faces >= 1 else 0
     if throws > MAX_THROWS:
         raise InvalidRules(
-            f"{origin}: dice = {dice!r} of faces = {faces!r} make {throws:,} different throws, "
+            f"dice = {dice!r} of faces = {faces!r} make {throws:,} different throws, "
             f"at most {MAX_THROWS:,} (e.g. 6 dice of 10 faces, or 10 of 6)"
         )
     scoring = fields.get("scoring")
     if isinstance(scoring, ScoringTable) and len(scoring.extra) > MAX_COMBINATIONS:
-        raise InvalidRules(
-            f"{origin}: {len(scoring.extra)} scoring.combinations: at most {MAX_COMBINATIONS}"
-        )
+        raise InvalidRules(f"{len(scoring.extra)} scoring.combinations: at most {MAX_COMBINATIONS}")
 
 
-def _scoring(
-    table: Mapping[str, object], base: Rules | None, *, dice: int, faces: int
-) -> ScoringTable:
-    _check_keys(table, _SCORING, "scoring.")
+def _scoring(table: Table, base: Rules | None, *, dice: int) -> tuple[ScoringTable, set[str]]:
+    """The scoring table: ``base``'s with what ``table`` gives, and the count-keyed entries
+    written in the file (for `_check_throwable`)."""
     start = base.scoring if base is not None else ScoringTable()
     changes: dict[str, object] = {}
+    written: set[str] = set()
     for key in _PAIR_TABLES:
-        if key == "of_a_kind" and isinstance(table.get(key), str):
-            changes[key] = _of_a_kind_rule(table[key], dice)
-        elif key in table:
-            changes[key] = _int_pairs(table, key)
+        if key == "of_a_kind" and isinstance(table.raw(key), str):
+            changes[key] = _of_a_kind_rule(table, dice)
+        elif table.has(key):
+            changes[key] = table.numbered(key)
+            written.add(key)
     for key in ("three_of_a_kind", "four_and_pair", "no_score"):
-        if key in table:
-            changes[key] = _get(table, key, int, "scoring.")
-    if "four_of_a_kind_is_two_pairs" in table:
-        changes["four_of_a_kind_is_two_pairs"] = _get(
-            table, "four_of_a_kind_is_two_pairs", bool, "scoring."
-        )
-    if "combinations" in table:
-        combos = table["combinations"]
-        if not isinstance(combos, list):
-            raise InvalidRules(f"scoring.combinations = {combos!r}: must be an array of tables")
+        if table.has(key):
+            changes[key] = table.integer(key, 0)
+            written.add(key)
+    if table.has("four_of_a_kind_is_two_pairs"):
+        changes["four_of_a_kind_is_two_pairs"] = table.boolean("four_of_a_kind_is_two_pairs", False)
+    if table.has("combinations"):
         extra: list[Combination] = []
-        for combo in combos:
-            if not isinstance(combo, dict):
-                raise InvalidRules(f"scoring.combinations entry {combo!r}: must be a table")
-            _check_keys(combo, _COMBINATION, "scoring.combinations.")
-            values = combo.get("dice")
-            if not isinstance(values, list) or not all(type(d) is int for d in values):
-                raise InvalidRules(
-                    f"scoring.combinations.dice = {values!r}: must be a list of whole numbers"
+        for combo in table.tables("combinations"):
+            combo.require("dice", "points")
+            dice_values = combo.integers("dice")
+            extra.append(
+                Combination(
+                    tuple(sorted(dice_values)), combo.integer("points", 0), combo.string("name", "")
                 )
-            points = _get(combo, "points", int, "scoring.combinations.")
-            name = _get(combo, "name", str, "scoring.combinations.") if "name" in combo else ""
-            extra.append(Combination(tuple(sorted(values)), points, name))
+            )
+            combo.finish()
         changes["extra"] = tuple(extra)
-    return dataclasses.replace(start, **changes)  # type: ignore[arg-type]
+        written.add("combinations")
+    table.finish()
+    return dataclasses.replace(start, **changes), written  # type: ignore[arg-type]
 
 
-def _of_a_kind_rule(rule: object, dice: int) -> tuple[tuple[int, int], ...]:
+def _of_a_kind_rule(table: Table, dice: int) -> tuple[tuple[int, int], ...]:
     """The multipliers of ``"additive"`` ((n-2) x the triple) or ``"doubling"`` (x 2 per die)."""
+    rule = table.string("of_a_kind", "")
     if rule == "additive":
         return tuple((count, count - 2) for count in range(3, dice + 1))
     if rule == "doubling":
         return tuple((count, 2 ** (count - 3)) for count in range(3, dice + 1))
     allowed = ", ".join(repr(name) for name in _OF_A_KIND_RULES)
-    raise InvalidRules(
-        f"scoring.of_a_kind = {rule!r}: allowed {allowed} or a table like {{ 3 = 1 }}"
+    raise table.refuse(
+        "of_a_kind", rule, f"allowed values are {allowed} or a table like {{ 3 = 1 }}"
     )
 
 
-def _check_keys(table: Mapping[str, object], allowed: tuple[str, ...], prefix: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise InvalidRules(
-                f"unknown key {prefix + key!r} = {table[key]!r}: allowed keys are "
-                + ", ".join(prefix + name for name in allowed)
-            )
-
-
-def _get(table: Mapping[str, object], key: str, kind: type[T], prefix: str = "") -> T:
-    value = table.get(key)
-    # bool is an int subclass; a bool where a number is wanted is a mistake.
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InvalidRules(f"{prefix}{key} = {value!r}: must be {_KIND_NAMES.get(kind, kind)}")
-    return value
-
-
-_KIND_NAMES: dict[type, str] = {str: "a string", int: "a whole number", bool: "true or false"}
-
-
-def _table(table: Mapping[str, object], key: str) -> Mapping[str, object]:
-    value = table[key]
-    if not isinstance(value, dict):
-        raise InvalidRules(f"{key} = {value!r}: must be a table")
-    return value
-
-
-def _enum(table: Mapping[str, object], key: str, kind: type[E], prefix: str = "") -> E:
-    value = table[key]
-    for member in kind:
-        if member.value == value:
-            return member
-    allowed = ", ".join(repr(member.value) for member in kind)
-    raise InvalidRules(f"{prefix}{key} = {value!r}: allowed {allowed}")
-
-
-def _int_pairs(table: Mapping[str, object], key: str) -> tuple[tuple[int, int], ...]:
-    value = table[key]
-    if not isinstance(value, dict):
-        raise InvalidRules(f"scoring.{key} = {value!r}: must be a table like {{ 1 = 100 }}")
-    pairs = []
-    for face, points in value.items():
-        if not face.isdigit() or type(points) is not int:
-            raise InvalidRules(
-                f"scoring.{key}.{face} = {points!r}: keys and values must be whole numbers"
-            )
-        pairs.append((int(face), points))
-    return tuple(pairs)
+def _enum(table: Table, key: str, kind: type[E]) -> E:
+    return kind(table.string(key, "", choices=[member.value for member in kind]))
 
 
 def format_rules(rules: Rules) -> str:

@@ -10,10 +10,10 @@ import pytest
 import device.rules_file
 import engine.rules
 from device.cli import build_parser, main
+from device.config import ConfigError
 from device.rules_file import find_rules_or_file, register_rules_folders, rules_folders
 from device.session import Seat, Session, rules_for
 from device.store import GameStore
-from device.tomltable import ConfigError
 from device.wiring import check_game_config
 from engine.dice import Throw
 from engine.errors import InvalidRules, UnknownRules

@@ -75,7 +75,9 @@ def test_hooks_in_a_rule_file() -> None:
     assert parse_rules(format_rules(find_rules("zilch"))).hooks == ("zilch-penalty",)
     with pytest.raises(InvalidRules, match=r"hooks = \('bust-bonus',\): allowed 'zilch-penalty'"):
         parse_rules(text.replace("zilch-penalty", "bust-bonus"))
-    with pytest.raises(InvalidRules, match="hooks = 'zilch-penalty': must be a list"):
+    with pytest.raises(
+        InvalidRules, match="hooks = 'zilch-penalty': expected a list of non-empty strings"
+    ):
         parse_rules(text.replace('["zilch-penalty"]', '"zilch-penalty"'))
 
 

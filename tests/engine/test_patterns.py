@@ -107,12 +107,12 @@ def test_a_throw_of_no_dice_scores_zero() -> None:
         ("three_of_a_kind_overrides = { 9 = 1 }", "scoring.three_of_a_kind_overrides.9 = 1"),
         ("[[scoring.combinations]]\ndice = [1, 7]\npoints = 5", "#1 [1, 7] can never be"),
         ("[[scoring.combinations]]\ndice = [1, 1, 1, 1, 1, 1, 1]\npoints = 5", "needs 7, the"),
-        ('of_a_kind = "tripling"', "of_a_kind = 'tripling': allowed 'additive', 'doubling'"),
+        ('of_a_kind = "tripling"', "'tripling': allowed values are 'additive', 'doubling'"),
         ("pairs = { 1 = 100 }", "scoring.pairs count 1: must be >= 2"),
         ("four_and_pair = -1", "scoring.four_and_pair = -1: must be a whole number >= 0"),
-        ("no_score = true", "scoring.no_score = True: must be a whole number"),
-        ("four_of_a_kind_is_two_pairs = 1", "four_of_a_kind_is_two_pairs = 1: must be true or"),
-        ("straight = { 6 = 1 }", "unknown key 'scoring.straight'"),
+        ("no_score = true", "scoring.no_score = True: expected a whole number"),
+        ("four_of_a_kind_is_two_pairs = 1", "four_of_a_kind_is_two_pairs = 1: expected true or"),
+        ("straight = { 6 = 1 }", "unknown key 'scoring.straight': did you mean 'straights'?"),
     ],
 )  # fmt: skip
 def test_impossible_and_bad_entries_are_named(body: str, message: str) -> None:

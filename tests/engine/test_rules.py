@@ -126,14 +126,20 @@ def test_toml_standalone_with_eleven_faces() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('name = "x"\nbase = "farkle"\ncolour = 1', "unknown key 'colour' = 1: allowed keys"),
-        ('name = "x"\nbase = "farkle"\nkeep = "some"', "keep = 'some': allowed 'choose', 'all'"),
+        (
+            'name = "x"\nbase = "farkle"\ncolour = 1',
+            "unknown key 'colour': known keys: bank_minimum, base",
+        ),
+        (
+            'name = "x"\nbase = "farkle"\nkeep = "some"',
+            "keep = 'some': allowed values are 'choose', 'all'",
+        ),
         (
             'name = "x"\nbase = "farkle"\n[entry]\napplies_to = "never"',
             "entry.applies_to = 'never'",
         ),
         ('name = "x"\nbase = "farkle"\n[entry]\nlevel = 3', "unknown key 'entry.level'"),
-        ('name = "x"\nbase = "farkle"\ndice = true', "dice = True: must be a whole number"),
+        ('name = "x"\nbase = "farkle"\ndice = true', "dice = True: expected a whole number"),
         ('name = "x"\nbase = "farkle"\n[scoring]\nsingles = { a = 1 }', "scoring.singles.a"),
         ('name = "x"\nbase = "chess"', "unknown rules 'chess'"),
         ('description = "x"\ndice = 5', "missing key 'name'"),

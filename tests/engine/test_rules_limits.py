@@ -15,7 +15,7 @@ BASE = 'name = "big"\nbase = "greed"\n'
     ("body", "words"),
     [
         ("faces = 1000000000", "faces = 1000000000: at most 20"),
-        ("faces = 1e9", "faces = 1000000000.0: must be a whole number"),
+        ("faces = 1e9", "faces = 1000000000.0: expected a whole number"),
         ("dice = 100000", "dice = 100000: at most 10"),
         ("target = 1000000000000", "target = 1000000000000: at most 1,000,000"),
         ("[entry]\nthreshold = 99999999", "entry.threshold = 99999999: at most 1,000,000"),
@@ -26,7 +26,7 @@ BASE = 'name = "big"\nbase = "greed"\n'
 def test_over_the_limits_is_refused_naming_the_key(body: str, words: str) -> None:
     with pytest.raises(InvalidRules) as info:
         parse_rules(BASE + body, origin="big.toml")
-    assert str(info.value).startswith("big.toml: ") or "must be" in str(info.value)
+    assert str(info.value).startswith("big.toml: ")
     assert words in str(info.value)
 
 
