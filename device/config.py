@@ -9,6 +9,7 @@ rejected with the closest known one as a hint. ``systemd/config.example.toml`` d
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sys
 import tomllib
@@ -30,6 +31,7 @@ __all__ = [
     "PlayersConfig",
     "StateConfig",
     "SystemConfig",
+    "WebConfig",
     "default_displays",
     "load_config",
     "name_problem",
@@ -165,6 +167,17 @@ class SystemConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The web scoreboard (`device.web`): whether `dicekeeper run` serves it, on which address
+    (``bind``: an IP address of this machine, "0.0.0.0" every IPv4 interface, "::" every one)
+    and TCP ``port``."""
+
+    enabled: bool = False
+    port: int = 8080
+    bind: str = "0.0.0.0"
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration of the appliance."""
 
@@ -175,6 +188,7 @@ class Config:
     displays: tuple[DisplayConfig, ...] = (DisplayConfig(kind="terminal"),)
     state: StateConfig = field(default_factory=StateConfig)
     system: SystemConfig = field(default_factory=SystemConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = "built-in defaults"
     """Where the configuration came from (a path or "built-in defaults"), for messages."""
 
@@ -230,6 +244,7 @@ def parse_config(
     system_table = root.table("system")
     system = SystemConfig(system_table.string("shutdown", "exit", choices=SHUTDOWNS))
     system_table.finish()
+    web = _web(root.table("web"))
     root.finish()
     return Config(
         game=game,
@@ -239,6 +254,7 @@ def parse_config(
         displays=displays,
         state=state,
         system=system,
+        web=web,
         source=source,
     )
 
@@ -469,3 +485,19 @@ def _state(t: Table) -> StateConfig:
     directory = t.string("directory", "")
     t.finish()
     return StateConfig(directory=Path(directory).expanduser() if directory else None)
+
+
+def _web(t: Table) -> WebConfig:
+    d = WebConfig()
+    enabled = t.boolean("enabled", d.enabled)
+    port = t.integer("port", d.port, low=1024, high=65535)
+    bind = t.string("bind", d.bind)
+    try:
+        ipaddress.ip_address(bind)
+    except ValueError:
+        raise ConfigError(
+            f"web.bind = {bind!r}: expected an IP address of this machine: '0.0.0.0' (every "
+            "IPv4 interface), '::' (every interface) or one address such as '127.0.0.1'"
+        ) from None
+    t.finish()
+    return WebConfig(enabled=enabled, port=port, bind=bind)

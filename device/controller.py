@@ -130,6 +130,10 @@ class Controller(CorrectionFlow):
         self._refused: tuple[int | None, ...] | None = None  # a refused reading one may correct
         self._read: tuple[int | None, ...] | None = None  # the reading of the throw just counted
         self._drawn = False  # the throw just counted was drawn (a virtual throw), not read
+        self.inbox: Callable[[float], None] | None = None
+        """Called at each step, after the buttons, to apply requests from elsewhere (the web)."""
+        self.refusals = 0
+        """Counts the problems shown (`_say`), so a request can tell it was refused."""
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -137,6 +141,8 @@ class Controller(CorrectionFlow):
         """One pass: buttons, camera or computer player, then show the table. Returns the view."""
         for event in self.buttons.poll():
             self.press(event.button, now)
+        if self.inbox is not None:
+            self.inbox(now)
         if (
             not self._menu
             and self._correction is None
@@ -249,6 +255,19 @@ class Controller(CorrectionFlow):
                 self._apply(PassDeclined(player.name))
             else:
                 self._say("nothing to bank yet: throw the dice first")
+
+    def select_keep(self, index: int, now: float) -> None:
+        """Highlight the keep ``index`` as SELECT would (ROLL or STOP then sets it aside)."""
+        if self.state.phase is Phase.KEEP and 0 <= index < len(self.state.options):
+            player = self.state.current_player
+            if player is not None and self.session.is_computer(player.name):
+                self._say(f"it is {player.name}'s turn (computer): please wait")
+            else:
+                self._show(selected=index)
+        elif self.state.phase is Phase.KEEP and self.state.options:
+            self._say(f"there is no keep {index}: choose 0 to {len(self.state.options) - 1}")
+        else:
+            self._play_press(Button.SELECT, now)
 
     def _keep_then(self, then: str | None) -> None:
         """Set aside the selected keep; then bank (``"bank"``) or throw the rest (None)."""
@@ -397,6 +416,20 @@ class Controller(CorrectionFlow):
 
     # --- the menu ----------------------------------------------------------------------------
 
+    @property
+    def in_menu(self) -> bool:
+        """Whether the menu is open."""
+        return bool(self._menu)
+
+    def close_menu(self) -> None:
+        """Close the menu if it is open (as STOP in the menu)."""
+        self._menu = ()
+        self._show(menu_selected=0)
+
+    def choose(self, item: MenuItem) -> None:
+        """Do what choosing the menu item ``item`` does (the menu need not be open)."""
+        self._choose(item)
+
     def _toggle_menu(self) -> None:
         if self._menu:
             self._menu = ()
@@ -519,6 +552,7 @@ class Controller(CorrectionFlow):
     def _say(self, message: str) -> None:
         """Show ``message`` as a problem: a refusal, an error, something to put right."""
         self.overlay = replace(self.overlay, message=message, alert=bool(message))
+        self.refusals += bool(message)
 
     def _tell(self, message: str) -> None:
         """Show ``message`` as news: what happened, nothing to put right."""

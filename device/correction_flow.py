@@ -8,8 +8,12 @@ cancels. A confirmed correction is stored with the throw and the game replays wi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from device.correction import Correction
 from device.menu import MenuItem
+from device.prompts import dice_text
 from device.view import Overlay
 from engine.events import Event, Thrown
 from engine.state import GameState
@@ -70,6 +74,27 @@ class CorrectionFlow:
         if self._correction is not None:
             self._tell(self._correction.status())
 
+    def correct_to(self, values: Sequence[int | None], by: str) -> None:
+        """Correct the dice at once to ``values`` (`NOT_A_DIE`: not a die), as opening the
+        correction, setting each die and confirming would; ``by`` is stored as who corrected."""
+        if self._correction is not None:
+            self._say("the dice are being corrected at the table: finish there first")
+            return
+        self._open_correction()
+        correction = self._correction
+        if correction is None:
+            return
+        if len(values) != len(correction.values):
+            self._correction = None
+            self._say(
+                f"{len(values)} values given for {dice_text(len(correction.values))}: "
+                "one value a die, 0 for not a die"
+            )
+            return
+        self._confirm_correction(replace(correction, values=tuple(values)), by=by)
+        if self._correction is not None:  # refused: the table is not left correcting
+            self._correction = None
+
     def _correction_press(self, button: Button) -> None:
         correction = self._correction
         assert correction is not None
@@ -86,7 +111,7 @@ class CorrectionFlow:
             return
         self._tell(self._correction.status())
 
-    def _confirm_correction(self, correction: Correction) -> None:
+    def _confirm_correction(self, correction: Correction, *, by: str = "") -> None:
         state = self.state
         last = state.open_throw
         if correction.replaces and last is None:  # cannot happen: nothing advances meanwhile
@@ -103,7 +128,7 @@ class CorrectionFlow:
             self._tell("the dice stand as they were")
             return
         dice, name = correction.dice, correction.player
-        stored = correction.event(self.corrected_by)
+        stored = correction.event(by or self.corrected_by)
         if correction.replaces and last is not None:
             counted = self._throw(name, dice, stored, before=last.before)
         else:

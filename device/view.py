@@ -20,7 +20,8 @@ class Overlay:
     the air; ``bust`` that the last throw lost the turn (shown until the next throw). While the
     dice are corrected, ``cursor`` is the die being set and ``struck`` the dice marked "not a die".
     ``tray_label`` says whose dice lie in the tray when they are not the current player's;
-    ``last_turn`` how the previous turn ended, shown through the next one.
+    ``last_turn`` how the previous turn ended, shown through the next one. ``web`` is the web
+    scoreboard's address and ``pair_code`` the code that gives a phone control (`device.web`).
     """
 
     tray: tuple[int | None, ...] = ()
@@ -40,6 +41,8 @@ class Overlay:
     struck: frozenset[int] = frozenset()
     tray_label: str = ""
     last_turn: str = ""
+    web: str = ""
+    pair_code: str = ""
 
 
 def table_view(state: GameState, overlay: Overlay) -> TableView:
@@ -90,6 +93,8 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         frame=overlay.frame,
         cursor=overlay.cursor if correcting else None,
         struck=overlay.struck if correcting else frozenset(),
+        web=overlay.web,
+        pair_code=overlay.pair_code,
     )
 
 

@@ -169,10 +169,12 @@ def open_table(
     rng: random.Random | None = None,
     read: Callable[[Frame], Reading] | None = None,
     render: Callable[[Sequence[int], int], Sequence[Frame]] | None = None,
+    on_frame: Callable[[Frame], None] | None = None,
 ) -> Table:
     """Open the camera, buttons, displays and store of ``config`` and resume or start a game.
 
-    ``read`` replaces the dice reader and ``render`` the simulated camera's renderer (tests).
+    ``read`` replaces the dice reader and ``render`` the simulated camera's renderer (tests);
+    ``on_frame`` is given every camera frame before it is read (the web's camera picture).
     """
     rules = check_game_config(config)
     with ExitStack() as stack:
@@ -214,11 +216,10 @@ def open_table(
             store, rules, seats_from_config(config.game.players)
         )
         params = vision.ReaderParams(roi=config.camera.roi or None)
-        watcher = ThrowWatcher(
-            camera,
-            read or partial(vision.read, params=params),
-            config.camera.settle_seconds,
-        )
+        reader = read or partial(vision.read, params=params)
+        if on_frame is not None:
+            reader = _tapped(reader, on_frame)
+        watcher = ThrowWatcher(camera, reader, config.camera.settle_seconds)
         settings = TableSettings(
             people=config.players.names,
             computers=config.players.computers,
@@ -238,6 +239,18 @@ def open_table(
         )
         table = Table(controller, camera, buttons, multi, store, stack.pop_all())
     return table
+
+
+def _tapped(
+    read: Callable[[Frame], Reading], on_frame: Callable[[Frame], None]
+) -> Callable[[Frame], Reading]:
+    """``read`` that first hands each frame to ``on_frame``."""
+
+    def tapped(frame: Frame) -> Reading:
+        on_frame(frame)
+        return read(frame)
+
+    return tapped
 
 
 def _size(config: Config) -> tuple[int, int]:

@@ -6,12 +6,14 @@ import argparse
 import logging
 import signal
 import subprocess
+from contextlib import ExitStack
 from pathlib import Path
 from types import FrameType
 
 from device.config import load_config
 from device.loop import run_loop
 from device.notify import Notifier
+from device.web.bridge import WebBridge
 from device.wiring import open_table
 
 log = logging.getLogger(__name__)
@@ -42,9 +44,25 @@ def handle(args: argparse.Namespace) -> int:
     """Open the table from the configuration and run it until shut down."""
     config = load_config(args.config)
     notifier = Notifier()
-    with open_table(config) as table:
+    bridge = WebBridge() if config.web.enabled else None
+    with (
+        open_table(config, on_frame=bridge.on_frame if bridge else None) as table,
+        ExitStack() as web,
+    ):
         controller = table.controller
         log.info("configuration from %s", config.source)
+        if bridge is not None:
+            web.callback(bridge.close)
+            from device.web.server import start_web  # aiohttp only when the web is on
+
+            server = start_web(
+                bridge,
+                controller,
+                bind=config.web.bind,
+                port=config.web.port,
+                store_path=table.store.path,
+            )
+            web.callback(server.stop)
         for notice in (table.store.notice, controller.session.notice):
             if notice:
                 log.warning("%s", notice)

@@ -1,0 +1,646 @@
+"""The web scoreboard's HTTP server: aiohttp in a thread of its own, with its own event loop.
+
+Routes (the API is described in the README, "Web scoreboard"):
+
+- ``GET /`` the scoreboard, ``GET /game/{id}`` one finished game, ``GET /static/{file}`` the
+  pages' other files (all from ``device/web/static``);
+- ``GET /api/state`` the table as JSON (`device.web.state`), ``GET /api/events`` the same as
+  server-sent events at every change, ``GET /api/camera.jpg`` the newest camera picture;
+- ``POST /api/pair`` a pairing code for a token; ``POST /api/{correct,keep,roll,bank,players,
+  rules,new-game}`` control (`device.web.control`), with ``Authorization: Bearer TOKEN``;
+- ``GET /api/games``, ``/api/games.csv``, ``/api/games/{id}``, ``/api/games/{id}.csv`` the
+  finished games (`device.web.games`).
+
+The table's thread never waits for this one: views arrive through `device.web.bridge.WebBridge`,
+requests go back through its queue and are awaited here with a timeout. Control requests are
+refused from another origin (403: the ``Origin``, else ``Referer``, must be this ``Host``),
+without ``application/json`` (400), above `MAX_BODY` bytes (413), and past `POSTS_PER_WINDOW`
+posts in `POST_WINDOW` seconds from one address (429). At most `MAX_WATCHERS` event streams are
+served at once (503 beyond). Store reads and JPEG encoding run in worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import fcntl
+import functools
+import io
+import ipaddress
+import json
+import logging
+import socket
+import struct
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import cv2
+from aiohttp import web
+
+from device.controller import Controller
+from device.session import rules_for
+from device.store import GameStore, StoreError
+from device.web.auth import Pairing, RateLimit, TooMany, WrongCode
+from device.web.bridge import TableBusy, WebBridge
+from device.web.control import KINDS, BadRequest, Outcome, parse
+from device.web.games import game_json, game_record, summary_json, write_csv
+from device.web.state import EMPTY_VIEW, state_json
+from engine.errors import DicekeeperError
+from engine.rules import rules_names
+from hardware.display import MultiDisplay
+
+__all__ = [
+    "STATIC",
+    "WebContext",
+    "WebServer",
+    "WebUnavailable",
+    "connect",
+    "lan_address",
+    "make_app",
+    "start_web",
+]
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The pages and their files."""
+MAX_BODY = 16 * 1024
+"""The largest request body accepted (bytes)."""
+POSTS_PER_WINDOW = 30
+POST_WINDOW = 10.0
+MAX_WATCHERS = 64
+PING_SECONDS = 15.0
+TABLE_TIMEOUT = 5.0
+"""How long a control request waits for the table's answer (seconds)."""
+CAMERA_INTERVAL = 0.25
+"""The camera picture is encoded at most this often (seconds)."""
+GAMES_LISTED = 200
+
+HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+}
+
+
+class WebUnavailable(DicekeeperError):
+    """The web scoreboard cannot start (e.g. its port is taken)."""
+
+
+class WebContext:
+    """What the handlers share: the bridge, the pairing, the limits, the event streams."""
+
+    def __init__(
+        self,
+        bridge: WebBridge,
+        pairing: Pairing,
+        *,
+        store_path: Path | None,
+        static: Path = STATIC,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+        max_watchers: int = MAX_WATCHERS,
+        ping_seconds: float = PING_SECONDS,
+        table_timeout: float = TABLE_TIMEOUT,
+    ) -> None:
+        self.bridge = bridge
+        self.pairing = pairing
+        self.store_path = store_path
+        self.static = static
+        self.monotonic = monotonic
+        self.max_watchers = max_watchers
+        self.ping_seconds = ping_seconds
+        self.table_timeout = table_timeout
+        self.posts = RateLimit(POSTS_PER_WINDOW, POST_WINDOW, clock=clock)
+        self.watchers: set[asyncio.Event] = set()
+        self.closing = False
+        self.text = ""  # the newest state's JSON as streamed (paired false)
+        self.rules = [r for r in rules_names() if rules_for(r).faces == 6]
+        self._store: GameStore | None = None
+        self._reads = ThreadPoolExecutor(1, thread_name_prefix="dicekeeper-web-store")
+        self._picture: tuple[int, bytes | None, float] = (0, None, -1e9)
+        self._encoding = asyncio.Lock()
+
+    # --- state and event streams -------------------------------------------------------------
+
+    def state(self, *, paired: bool) -> dict[str, Any]:
+        """The table's state as the API gives it."""
+        view, camera = self.bridge.snapshot()
+        data = state_json(view or EMPTY_VIEW, camera=camera, paired=paired)
+        data["rules_available"] = self.rules
+        return data
+
+    def changed(self) -> None:
+        """The table showed a new view: wake the event streams if their state changed."""
+        text = json.dumps(self.state(paired=False), separators=(",", ":"))
+        if text != self.text:
+            self.text = text
+            for wake in self.watchers:
+                wake.set()
+
+    def close(self) -> None:
+        """End the event streams and the store reads."""
+        self.closing = True
+        for wake in self.watchers:
+            wake.set()
+        self._reads.shutdown(wait=False, cancel_futures=True)
+        store, self._store = self._store, None
+        if store is not None:
+            with contextlib.suppress(StoreError):
+                self._reads.submit(store.close)
+
+    # --- the game store (read in a worker thread) --------------------------------------------
+
+    async def read_store(self, read: Callable[[GameStore], Any]) -> Any:
+        """``read(store)`` in the store's worker thread (the store opened there at first use)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reads, functools.partial(self._read, read))
+
+    def _read(self, read: Callable[[GameStore], Any]) -> Any:
+        if self.store_path is None:
+            raise StoreError("no game store")
+        if self._store is None:
+            self._store = GameStore(self.store_path, connect=_connect_any_thread)
+        return read(self._store)
+
+    # --- the camera picture ------------------------------------------------------------------
+
+    async def picture(self) -> bytes | None:
+        """The newest camera picture as JPEG (None when no frame came yet), encoded at most
+        every `CAMERA_INTERVAL` seconds."""
+        async with self._encoding:
+            number, frame = self.bridge.frame()
+            cached, data, at = self._picture
+            now = self.monotonic()
+            if frame is None or (
+                data is not None and (cached == number or now - at < CAMERA_INTERVAL)
+            ):
+                return data
+            loop = asyncio.get_running_loop()
+            data = await loop.run_in_executor(None, _jpeg, frame)
+            self._picture = (number, data, now)
+            return data
+
+
+def _connect_any_thread(path: Path) -> Any:
+    import sqlite3
+
+    return sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=False)
+
+
+def _jpeg(frame: Any) -> bytes | None:
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return bytes(data) if ok else None
+
+
+# --- the application -------------------------------------------------------------------------
+
+CONTEXT = web.AppKey("context", WebContext)
+
+
+def make_app(context: WebContext) -> web.Application:
+    """The aiohttp application serving ``context``."""
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors])
+    app[CONTEXT] = context
+    app.on_startup.append(_startup)
+    app.on_shutdown.append(_shutdown)
+    app.router.add_get("/", functools.partial(_page, name="index.html"))
+    app.router.add_get(r"/game/{id:\d+}", functools.partial(_page, name="game.html"))
+    app.router.add_get("/static/{name}", _static)
+    app.router.add_get("/api/state", _state)
+    app.router.add_get("/api/events", _events)
+    app.router.add_get("/api/camera.jpg", _camera)
+    app.router.add_post("/api/pair", _pair)
+    for kind in KINDS:
+        app.router.add_post(f"/api/{kind}", functools.partial(_control, kind=kind))
+    app.router.add_get("/api/games", _games)
+    app.router.add_get("/api/games.csv", _games_csv)
+    app.router.add_get(r"/api/games/{id:\d+}.csv", _game_csv)
+    app.router.add_get(r"/api/games/{id:\d+}", _game)
+    return app
+
+
+async def _startup(app: web.Application) -> None:
+    context = app[CONTEXT]
+    loop = asyncio.get_running_loop()
+
+    def wake() -> None:  # called by the table's thread: must not block
+        with contextlib.suppress(RuntimeError):  # the loop has closed
+            loop.call_soon_threadsafe(context.changed)
+
+    context.bridge.set_wake(wake)
+    context.changed()
+
+
+async def _shutdown(app: web.Application) -> None:
+    app[CONTEXT].bridge.set_wake(None)
+    app[CONTEXT].close()
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"ok": False, "error": message}, status=status)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Errors as JSON ``{"ok": false, "error": ...}`` under /api/; safety headers everywhere."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as exc:
+        if not request.path.startswith("/api/") or exc.status < 400:
+            raise
+        reason = {
+            413: f"the request is too large (at most {MAX_BODY} bytes)",
+            404: "no such thing here",
+            405: "method not allowed",
+        }.get(exc.status, exc.reason)
+        response = _error(exc.status, reason)
+    if not response.prepared:
+        response.headers.update(HEADERS)
+        if request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+async def _page(request: web.Request, *, name: str) -> web.StreamResponse:
+    return _file(request.app[CONTEXT].static, name)
+
+
+async def _static(request: web.Request) -> web.StreamResponse:
+    return _file(request.app[CONTEXT].static, request.match_info["name"])
+
+
+def _file(folder: Path, name: str) -> web.StreamResponse:
+    path = folder / name
+    if "/" in name or name.startswith(".") or not path.is_file():
+        raise web.HTTPNotFound(text=f"no file {name!r}")
+    response = web.FileResponse(path)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# --- the table's state -----------------------------------------------------------------------
+
+
+def _token(request: web.Request) -> str:
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else ""
+
+
+def _is_paired(request: web.Request) -> bool:
+    token = _token(request)
+    return bool(token) and request.app[CONTEXT].pairing.is_valid(token)
+
+
+async def _state(request: web.Request) -> web.StreamResponse:
+    return web.json_response(request.app[CONTEXT].state(paired=_is_paired(request)))
+
+
+async def _events(request: web.Request) -> web.StreamResponse:
+    context = request.app[CONTEXT]
+    if len(context.watchers) >= context.max_watchers:
+        return _error(503, f"too many pages watching (at most {context.max_watchers})")
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+            **HEADERS,
+        }
+    )
+    wake = asyncio.Event()
+    context.watchers.add(wake)
+    try:
+        await response.prepare(request)
+        sent = ""
+        while not context.closing:
+            if context.text != sent:
+                sent = context.text
+                await response.write(f"event: state\ndata: {sent}\n\n".encode())
+            wake.clear()
+            if context.text != sent:
+                continue
+            try:
+                await asyncio.wait_for(wake.wait(), context.ping_seconds)
+            except TimeoutError:
+                await response.write(b": ping\n\n")
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        context.watchers.discard(wake)
+    return response
+
+
+async def _camera(request: web.Request) -> web.StreamResponse:
+    data = await request.app[CONTEXT].picture()
+    if data is None:
+        return _error(404, "no picture from the camera yet")
+    return web.Response(body=data, content_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+# --- pairing and control ---------------------------------------------------------------------
+
+
+def _check_post(request: web.Request) -> web.Response | None:
+    """403 from another origin, 429 past the rate, 400 without JSON; None when it may go on."""
+    context = request.app[CONTEXT]
+    host = request.headers.get("Host", "")
+    origin = request.headers.get("Origin")
+    source = origin if origin is not None else request.headers.get("Referer")
+    if source is not None and not _same_host(source, host):
+        return _error(403, "requests from another site are refused")
+    address = request.remote or "?"
+    if context.posts.full(address):
+        return _error(429, "too many requests: wait a few seconds")
+    context.posts.hit(address)
+    if request.content_type != "application/json":
+        return _error(400, "the body must be JSON (Content-Type: application/json)")
+    return None
+
+
+def _same_host(url: str, host: str) -> bool:
+    """Whether ``url`` (an Origin or Referer) names ``host`` (host[:port], as sent)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.netloc or not host:
+        return False
+    return _host_port(parts.netloc, parts.scheme) == _host_port(host, parts.scheme)
+
+
+def _host_port(netloc: str, scheme: str) -> tuple[str, int | None]:
+    default = 443 if scheme == "https" else 80
+    try:
+        parts = urlsplit(f"//{netloc}")
+        return ((parts.hostname or "").lower(), parts.port or default)
+    except ValueError:
+        return (netloc.lower(), None)
+
+
+async def _body(request: web.Request) -> Any:
+    try:
+        text = await request.text()
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise BadRequest(f"the body is not JSON: {exc}") from None
+
+
+async def _pair(request: web.Request) -> web.StreamResponse:
+    refused = _check_post(request)
+    if refused is not None:
+        return refused
+    context = request.app[CONTEXT]
+    try:
+        body = await _body(request)
+    except BadRequest as exc:
+        return _error(400, str(exc))
+    code = body.get("code") if isinstance(body, dict) else None
+    if not isinstance(code, str):
+        return _error(400, 'expected {"code": "1234"}')
+    try:
+        token = context.pairing.pair(code.strip(), request.remote or "?")
+    except TooMany as exc:
+        return _error(429, str(exc))
+    except WrongCode as exc:
+        return _error(401, str(exc))
+    return web.json_response({"ok": True, "token": token.value, "expires": token.expires})
+
+
+async def _control(request: web.Request, *, kind: str) -> web.StreamResponse:
+    refused = _check_post(request)
+    if refused is not None:
+        return refused
+    context = request.app[CONTEXT]
+    if not _is_paired(request):
+        return _error(401, "pair first: send the code shown on the table to /api/pair")
+    try:
+        action = parse(kind, await _body(request))
+        future = context.bridge.submit(action)
+    except BadRequest as exc:
+        return _error(400, str(exc))
+    except TableBusy as exc:
+        return _error(503, str(exc))
+    try:
+        outcome: Outcome = await asyncio.wait_for(
+            asyncio.wrap_future(future), context.table_timeout
+        )
+    except TimeoutError:
+        future.cancel()
+        return _error(503, "the table did not answer in time")
+    except TableBusy as exc:
+        return _error(503, str(exc))
+    _, camera = context.bridge.snapshot()
+    data = state_json(outcome.view, camera=camera, paired=True)
+    data["rules_available"] = context.rules
+    if not outcome.ok:
+        return web.json_response({"ok": False, "error": outcome.message, "state": data}, status=409)
+    return web.json_response({"ok": True, "message": outcome.message, "state": data})
+
+
+# --- finished games --------------------------------------------------------------------------
+
+
+async def _games(request: web.Request) -> web.StreamResponse:
+    stored = await _stored(request, lambda store: store.history(GAMES_LISTED))
+    return web.json_response([summary_json(game_record(game)) for game in stored])
+
+
+async def _games_csv(request: web.Request) -> web.StreamResponse:
+    stored = await _stored(request, lambda store: store.history(GAMES_LISTED))
+    return _csv([game_record(game) for game in stored], "dicekeeper-games.csv")
+
+
+async def _one(request: web.Request) -> Any:
+    game_id = int(request.match_info["id"])
+    stored = await _stored(request, lambda store: store.game(game_id))
+    if stored is None or not stored.is_finished:
+        raise web.HTTPNotFound()
+    return game_record(stored)
+
+
+async def _game(request: web.Request) -> web.StreamResponse:
+    return web.json_response(game_json(await _one(request)))
+
+
+async def _game_csv(request: web.Request) -> web.StreamResponse:
+    record = await _one(request)
+    return _csv([record], f"dicekeeper-game-{record.id}.csv")
+
+
+async def _stored(request: web.Request, read: Callable[[GameStore], Any]) -> Any:
+    try:
+        return await request.app[CONTEXT].read_store(read)
+    except StoreError as exc:
+        if "no game" in str(exc):
+            raise web.HTTPNotFound() from None
+        raise web.HTTPServiceUnavailable(reason=str(exc)[:200]) from None
+
+
+def _csv(records: list[Any], filename: str) -> web.Response:
+    out = io.StringIO()
+    write_csv(records, out)
+    return web.Response(
+        text=out.getvalue(),
+        content_type="text/csv",
+        charset="utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+# --- the server thread -----------------------------------------------------------------------
+
+
+class WebServer:
+    """The web scoreboard on ``bind``:``port``, served from a thread of its own."""
+
+    def __init__(
+        self,
+        bridge: WebBridge,
+        pairing: Pairing,
+        *,
+        bind: str,
+        port: int,
+        store_path: Path | None,
+        static: Path = STATIC,
+    ) -> None:
+        self.bind = bind
+        self.port = port
+        self.context = WebContext(bridge, pairing, store_path=store_path, static=static)
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._ready = threading.Event()
+        self._error = ""
+
+    @property
+    def url(self) -> str:
+        """Where phones find the scoreboard ("http://192.168.1.5:8080")."""
+        host = lan_address(self.bind)
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    def start(self) -> None:
+        """Start serving; `WebUnavailable` when the address cannot be bound."""
+        self._thread = threading.Thread(target=self._run, name="dicekeeper-web", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(30):
+            raise WebUnavailable("the web scoreboard did not start within 30 s")
+        if self._error:
+            self._thread.join(5)
+            raise WebUnavailable(self._error)
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread (idempotent)."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        if self._thread is not None:
+            self._thread.join(10)
+            self._thread = None
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._serve())
+        except Exception as exc:  # reported to start(); the table carries on without the web
+            self._error = self._error or f"the web scoreboard failed: {exc}"
+            log.exception("the web scoreboard failed")
+        finally:
+            self._ready.set()
+            loop.close()
+
+    async def _serve(self) -> None:
+        self._stop = asyncio.Event()
+        runner = web.AppRunner(make_app(self.context), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self.bind, self.port, shutdown_timeout=1.0)
+        try:
+            await site.start()
+        except OSError as exc:
+            self._error = (
+                f"web.port = {self.port}: cannot serve the web scoreboard on "
+                f"{self.bind}:{self.port}: {exc.strerror or exc}"
+            )
+            await runner.cleanup()
+            return
+        self._ready.set()
+        log.info("web scoreboard on %s", self.url)
+        await self._stop.wait()
+        await runner.cleanup()
+
+
+# --- where phones find it --------------------------------------------------------------------
+
+_SIOCGIFADDR = 0x8915
+
+
+def lan_address(bind: str) -> str:
+    """The address phones reach ``bind`` at: itself, or for "0.0.0.0"/"::" this machine's first
+    network address (wired before wireless), else its host name with ".local" (mDNS)."""
+    if not ipaddress.ip_address(bind).is_unspecified:
+        return bind
+    found: list[tuple[int, str]] = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            if name == "lo" or name.startswith(("docker", "veth", "br-", "virbr")):
+                continue
+            try:
+                packed = fcntl.ioctl(
+                    probe.fileno(), _SIOCGIFADDR, struct.pack("256s", name[:15].encode())
+                )
+            except OSError:  # no IPv4 address on it
+                continue
+            rank = 0 if name.startswith(("eth", "en")) else 1 if name.startswith("wl") else 2
+            found.append((rank, socket.inet_ntoa(packed[20:24])))
+    if found:
+        return min(found)[1]
+    return f"{socket.gethostname()}.local"
+
+
+def start_web(
+    bridge: WebBridge,
+    controller: Controller,
+    *,
+    bind: str,
+    port: int,
+    store_path: Path | None,
+    pairing: Pairing | None = None,
+) -> WebServer:
+    """Serve the web scoreboard for ``controller`` (see `connect`); `WebUnavailable` when it
+    cannot start."""
+    pairing = pairing or Pairing()
+    server = WebServer(bridge, pairing, bind=bind, port=port, store_path=store_path)
+    server.start()
+    connect(bridge, controller, url=server.url, code=pairing.code)
+    return server
+
+
+def connect(bridge: WebBridge, controller: Controller, *, url: str, code: str) -> None:
+    """Hook ``bridge`` to ``controller``: it is shown every view, its requests are drained at
+    each step, and the screens show ``url`` and the pairing ``code``."""
+    bridge.attach(controller)
+    controller.display = MultiDisplay([controller.display, bridge])
+    controller.overlay = dataclasses.replace(controller.overlay, web=url, pair_code=code)
