@@ -24,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import fcntl
 import functools
 import io
 import ipaddress
 import json
 import logging
+import os
 import socket
 import struct
 import threading
@@ -580,9 +582,15 @@ class WebServer:
         try:
             await site.start()
         except OSError as exc:
+            hint = ""
+            if exc.errno in (errno.EACCES, errno.EPERM):
+                hint = (
+                    " (dicekeeper.service lets it bind tcp:8080 only: for another port add "
+                    "SocketBindAllow=tcp:PORT in a drop-in, see the unit)"
+                )
             self._error = (
                 f"web.port = {self.port}: cannot serve the web scoreboard on "
-                f"{self.bind}:{self.port}: {exc.strerror or exc}"
+                f"{self.bind}:{self.port}: {os.strerror(exc.errno) if exc.errno else exc}{hint}"
             )
             await runner.cleanup()
             return
@@ -633,8 +641,8 @@ def start_web(
     cannot start."""
     pairing = pairing or Pairing()
     server = WebServer(bridge, pairing, bind=bind, port=port, store_path=store_path)
-    server.start()
     connect(bridge, controller, url=server.url, code=pairing.code)
+    server.start()
     return server
 
 
@@ -644,3 +652,4 @@ def connect(bridge: WebBridge, controller: Controller, *, url: str, code: str) -
     bridge.attach(controller)
     controller.display = MultiDisplay([controller.display, bridge])
     controller.overlay = dataclasses.replace(controller.overlay, web=url, pair_code=code)
+    bridge.show(controller.view())  # the state is whole before the table's first step

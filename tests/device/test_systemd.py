@@ -58,8 +58,18 @@ def test_the_unit_has_the_kiosk_directives() -> None:
     assert "input" not in allowed
     assert d["CapabilityBoundingSet"] == [""]
     assert d["SystemCallFilter"] == ["@system-service"]
-    # The notify socket and D-Bus (logind's power-off) need AF_UNIX; nothing reaches a network.
-    assert set(d["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_NETLINK"}
+    # The notify socket and D-Bus (logind's power-off) need AF_UNIX, udev AF_NETLINK, the web
+    # scoreboard AF_INET/AF_INET6: it binds its port only, and talks only to private networks.
+    assert set(d["RestrictAddressFamilies"][0].split()) == {
+        "AF_UNIX",
+        "AF_NETLINK",
+        "AF_INET",
+        "AF_INET6",
+    }
+    assert d["SocketBindAllow"] == ["tcp:8080"] and d["SocketBindDeny"] == ["any"]
+    assert d["IPAddressDeny"] == ["any"]
+    allowed_peers = d["IPAddressAllow"][0].split()
+    assert "any" not in allowed_peers and "192.168.0.0/16" in allowed_peers
 
 
 def test_input_devices_only_through_the_keyboard_drop_in() -> None:
