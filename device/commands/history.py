@@ -1,4 +1,6 @@
-"""`dicekeeper history [--config FILE] [--json]`: the finished games kept in the game store.
+"""`dicekeeper history [--config FILE] [--json | --csv]`: the finished games kept in the game
+store; ``--csv`` writes every turn of each game, as the web scoreboard's download does
+(`device.web.games`).
 
 A game whose stored records cannot be decoded is left out with a line on stderr naming it, and the
 exit status is then 2.
@@ -15,6 +17,7 @@ from pathlib import Path
 from device.config import load_config
 from device.menu import history_line
 from device.store import GameStore, StoredGame, state_directory
+from device.web.games import records, write_csv
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,7 +29,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
     parser.add_argument("--limit", type=int, default=20, help="how many games (default 20)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="one JSON object per line")
+    form.add_argument(
+        "--csv", action="store_true", help="one CSV row per turn of each game, with a header"
+    )
     parser.set_defaults(func=handle)
 
 
@@ -45,6 +52,9 @@ def handle(args: argparse.Namespace) -> int:
             f"shown: {game.damage}",
             file=sys.stderr,
         )
+    if args.csv:
+        write_csv(records(games), sys.stdout)
+        return 2 if damaged else 0
     for game in games:
         if args.json:
             print(

@@ -30,6 +30,7 @@ __all__ = [
     "game_json",
     "game_record",
     "iso_time",
+    "records",
     "summary_json",
     "write_csv",
 ]
@@ -199,15 +200,22 @@ def write_csv(records: Iterable[GameRecord], out: TextIO) -> None:
     for record in records:
         game = [
             record.id,
-            record.rules,
+            _cell(record.rules),
             iso_time(record.started),
             iso_time(record.finished) or "",
-            record.winner or "",
+            _cell(record.winner or ""),
         ]
         for number, turn in enumerate(record.turns, start=1):
+            bust = "true" if turn.bust else "false"
             writer.writerow(
-                [*game, number, turn.player, turn.points, turn.total, turn.bust, turn.corrected]
+                [*game, number, _cell(turn.player), turn.points, turn.total, bust, turn.corrected]
             )
+
+
+def _cell(text: str) -> str:
+    """``text`` safe in a spreadsheet: a leading ``=``, ``+``, ``-`` or ``@`` (which would make
+    a formula of a player's name) is quoted with an apostrophe."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
 
 
 def records(games: Sequence[StoredGame]) -> list[GameRecord]:

@@ -155,11 +155,10 @@ class WebContext:
         self.closing = True
         for wake in self.watchers:
             wake.set()
-        self._reads.shutdown(wait=False, cancel_futures=True)
         store, self._store = self._store, None
-        if store is not None:
-            with contextlib.suppress(StoreError):
-                self._reads.submit(store.close)
+        if store is not None:  # after the reads already queued
+            self._reads.submit(store.close)
+        self._reads.shutdown(wait=False)
 
     # --- the game store (read in a worker thread) --------------------------------------------
 
