@@ -1,12 +1,12 @@
 """Fault injection: storage faults, kills and bad inputs, each tried and how it ended, as a table.
 
-    python benchmarks/faults.py [--kills N] [--table-kills N] [--quick]
-    python benchmarks/faults.py --soak [MINUTES] [--interval SECONDS]
+    .venv/bin/python benchmarks/faults.py [--kills N] [--table-kills N] [--quick]
+    .venv/bin/python benchmarks/faults.py --soak [MINUTES] [--interval SECONDS]
 
 The first form tries every fault and prints ``fault | expected | got | ok``; the exit status is 1
 if any fault ended otherwise than expected. Storage faults damage a real store and run the
 `dicekeeper` commands on it; disk faults (sync errors, a full disk, SIGKILL at a sync or in the
-middle of a write) come from the preloaded library of tests/fault_kit.py; random kills hit both
+middle of a write) come from the preloaded library of benchmarks/fault_kit.py; random kills hit both
 the store's child process and the real `dicekeeper run`. ``--quick`` leaves out the 5-second lock
 wait and uses fewer kills.
 
@@ -31,23 +31,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import cv2
+import numpy as np
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
-
-from device.session import Seat, Session, rules_for  # noqa: E402
-from device.store import DATABASE_NAME, GameStore  # noqa: E402
-from tests.bad_images import bad_images, claimed_png, damaged_header_png  # noqa: E402
-from tests.fault_kit import (  # noqa: E402
+from benchmarks.bad_images import bad_images, claimed_png, damaged_header_png
+from benchmarks.fault_kit import (
     build_shim,
     check_store,
     last_recorded,
     run_child,
     start_child,
 )
-from vision import InvalidFrame, read  # noqa: E402
+from device.session import Seat, Session, rules_for
+from device.store import DATABASE_NAME, GameStore
+from vision import InvalidFrame, read
+
+ROOT = Path(__file__).resolve().parents[1]
 
 ARM_AT = 6
 SOAK_TARGET = 2000

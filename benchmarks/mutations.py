@@ -1,7 +1,7 @@
 """Which planted bugs the test suite catches: each small bug is made, one at a time, in a temporary
 copy of the source, and the tests relevant to it are run there.
 
-Usage: python benchmarks/mutations.py [--list] [--only NAME ...] [--commit REV] [--jobs N]
+Usage: .venv/bin/python benchmarks/mutations.py [--list] [--only NAME ...] [--commit REV] [--jobs N]
                                       [--timeout SECONDS]
 
 The source (the packages, ``tests``, ``systemd`` and ``pyproject.toml``) is copied once, from the

@@ -3,25 +3,21 @@ look-alike preset, one throw) as PNG, the render speed (milliseconds per 640×48
 ``--reader N`` the dice reader's accuracy on N throws of each look-alike preset, to set beside its
 accuracy on the real photos the presets imitate (benchmarks/vision_accuracy.py).
 
-Usage: python benchmarks/render_gallery.py [--out DIR] [--seeds N] [--boxes] [--speed-frames N]
-                                           [--reader N]
+Usage: .venv/bin/python benchmarks/render_gallery.py [--out DIR] [--seeds N] [--boxes]
+           [--speed-frames N] [--reader N]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from vision.render import (  # noqa: E402
+from vision.render import (
     PRESETS,
     RenderedTray,
     render_throw,

@@ -4,8 +4,8 @@ for those held out from training (by original photo): dice recall, dice precisio
 exactly, silent misreads (throws read with the right count, every die valued, a value wrong: the
 table would score them wrongly) and the dice reported as seen but not read (None).
 
-Usage: python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N] [--in-a-row N]
-                                           [--failures] [--scale F] [--no-fast-path]
+Usage: .venv/bin/python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N]
+           [--in-a-row N] [--failures] [--scale F] [--no-fast-path]
 
 ``--scale`` reads each photo resized by F (its labels too): the same trays as a camera with more
 pixels, or nearer, or farther, would see them. The reader is to handle dice from about 20 px to
@@ -32,12 +32,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from training.split import is_training, original_photo  # noqa: E402
-from vision import Frame, ReaderParams, read  # noqa: E402
-from vision.evaluation import (  # noqa: E402
+from training.split import is_training, original_photo
+from vision import Frame, ReaderParams, read
+from vision.evaluation import (
     LabelledDie,
     Score,
     read_right,
@@ -45,6 +42,8 @@ from vision.evaluation import (  # noqa: E402
     resized,
     score_image,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 _ROW_SEEDS = 100_000

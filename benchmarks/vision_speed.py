@@ -11,7 +11,7 @@ and the classifier reading every frame. No verdict the classifier remembers
 the synthetic tray renderer and from the labelled photos in <repo>/../shared/datasets (each
 skipped when missing).
 
-Usage: python benchmarks/vision_speed.py [--frames N] [--repeat R] [--no-fast-path]
+Usage: .venv/bin/python benchmarks/vision_speed.py [--frames N] [--repeat R] [--no-fast-path]
 """
 
 from __future__ import annotations
@@ -31,14 +31,13 @@ from unittest import mock
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import vision.classify
+from vision import Frame, ReaderParams, read
+from vision.crops import die_crop, pyramid_of
+from vision.quick import quick_faces
+from vision.verify import verify
 
-import vision.classify  # noqa: E402
-from vision import Frame, ReaderParams, read  # noqa: E402
-from vision.crops import die_crop, pyramid_of  # noqa: E402
-from vision.quick import quick_faces  # noqa: E402
-from vision.verify import verify  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 

@@ -7,7 +7,7 @@ thrown, or a die it cannot read; it is accepted otherwise. Printed per look: dic
 precision, throw accuracy, and the throws accepted with a wrong value (a wrong score in front of
 everyone) and refused.
 
-Usage: python benchmarks/vision_table.py [--styles N] [--throws N] [--look NAME]
+Usage: .venv/bin/python benchmarks/vision_table.py [--styles N] [--throws N] [--look NAME]
 """
 
 from __future__ import annotations
@@ -15,17 +15,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from pathlib import Path
 
 import cv2
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from vision import ReaderParams, read  # noqa: E402
-from vision.evaluation import Score, rendered_labels, score_image  # noqa: E402
-from vision.render import render_tray  # noqa: E402
-from vision.render.style import PRESETS, style_like  # noqa: E402
+from vision import ReaderParams, read
+from vision.evaluation import Score, rendered_labels, score_image
+from vision.render import render_tray
+from vision.render.style import PRESETS, style_like
 
 
 def evaluate_look(look: str, styles: int, throws: int, params: ReaderParams) -> None:

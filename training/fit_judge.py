@@ -1,7 +1,8 @@
 """Fit the judge's model (`vision/judge.json`) on the dice the reader finds in the training part of
 the labelled photos, choose its threshold there, and print how it does on the held-out part.
 
-Usage: python training/fit_judge.py [--out vision/judge.json] [--silent 0.01] [--evidence F.npz]
+Usage: .venv/bin/python training/fit_judge.py [--out vision/judge.json] [--silent 0.01]
+           [--evidence F.npz]
 
 Each photo of every folder in ../shared/datasets is read by the stages before the judge
 (`vision.reader.candidate_faces`); each die read with a value and matched to a label (by centre,
@@ -23,21 +24,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.vision_accuracy import DATASETS, labelled_photos, scene_of
+from training.split import is_training
+from vision.classify import classify
+from vision.crops import pyramid_of
+from vision.evaluation import matched
+from vision.judge import FEATURES, Model, evidence, looks_at
+from vision.params import ReaderParams
+from vision.reader import candidate_faces, die_reading
+from vision.types import Reading
+from vision.validate import check_frame
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from vision_accuracy import DATASETS, labelled_photos, scene_of  # noqa: E402
-
-from training.split import is_training  # noqa: E402
-from vision.classify import classify  # noqa: E402
-from vision.crops import pyramid_of  # noqa: E402
-from vision.evaluation import matched  # noqa: E402
-from vision.judge import FEATURES, Model, evidence, looks_at  # noqa: E402
-from vision.params import ReaderParams  # noqa: E402
-from vision.reader import candidate_faces, die_reading  # noqa: E402
-from vision.types import Reading  # noqa: E402
-from vision.validate import check_frame  # noqa: E402
 
 THRESHOLDS = np.round(np.arange(0.0, 0.991, 0.01), 2)
 

@@ -8,7 +8,8 @@ places that stand out from the tray (`vision.standout`). Real photos are split i
 held-out halves by `training.split.is_training`; only training photos are cut here, the benchmark
 reports the held-out ones apart.
 
-Usage: python training/make_crops.py OUT.npz [--synthetic FRAMES] [--look-alike FRAMES] [--seed S]
+Usage: .venv/bin/python training/make_crops.py OUT.npz [--synthetic FRAMES] [--look-alike FRAMES]
+    [--seed S]
     [--focus FRAMES --focus-schemes NAME,NAME]   (more trays whose dice are all of those schemes)
     [--crowded FRAMES]   (more trays whose dice mostly touch, half of them pushed into a row)
 """
@@ -17,30 +18,24 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from vision_accuracy import DATASETS, labelled_photos  # noqa: E402
-
-from training.split import is_training  # noqa: E402
-from vision.blob_dice import without_faces_of_dice  # noqa: E402
-from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of  # noqa: E402
-from vision.evaluation import LabelledDie, resized  # noqa: E402
-from vision.face import Face  # noqa: E402
-from vision.params import ReaderParams  # noqa: E402
-from vision.pips import Pip  # noqa: E402
-from vision.reader import PipFaces, find_pip_faces  # noqa: E402
-from vision.render import PRESETS, render_tray, style_from_seed, style_like  # noqa: E402
-from vision.standout import standing_out  # noqa: E402
-from vision.widths import frame_width, width_of  # noqa: E402
+from benchmarks.vision_accuracy import DATASETS, labelled_photos
+from training.split import is_training
+from vision.blob_dice import without_faces_of_dice
+from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of
+from vision.evaluation import LabelledDie, resized
+from vision.face import Face
+from vision.params import ReaderParams
+from vision.pips import Pip
+from vision.reader import PipFaces, find_pip_faces
+from vision.render import PRESETS, render_tray, style_from_seed, style_like
+from vision.standout import standing_out
+from vision.widths import frame_width, width_of
 
 PARAMS = ReaderParams()
 # The reader skips places it has read; here, not. The shipped weights were cut without the places

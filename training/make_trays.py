@@ -10,8 +10,8 @@ width is the one the reader's verified face nearest its label tells (`vision.wid
 else the median of the photo's faces, else its label box (whose boxes cover only the pips in
 matteop65-wood). ``--held-out`` writes the other half instead, to measure on.
 
-Usage: python training/make_trays.py OUT.npz --synthetic START STOP   (~1 s a tray, 1 core)
-       python training/make_trays.py OUT.npz --real [--held-out]
+Usage: .venv/bin/python training/make_trays.py OUT.npz --synthetic START STOP  (~1 s a tray, 1 core)
+       .venv/bin/python training/make_trays.py OUT.npz --real [--held-out]
 """
 
 from __future__ import annotations
@@ -25,19 +25,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.vision_accuracy import labelled_photos
+from training.split import is_training
+from vision.crops import pyramid_of
+from vision.params import ReaderParams
+from vision.reader import find_pip_faces
+from vision.render import PRESETS, render_tray, style_from_seed, style_like
+from vision.verify import verify
+from vision.widths import true_width
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from split import is_training  # noqa: E402
-from vision_accuracy import labelled_photos  # noqa: E402
-
-from vision.crops import pyramid_of  # noqa: E402
-from vision.params import ReaderParams  # noqa: E402
-from vision.reader import find_pip_faces  # noqa: E402
-from vision.render import PRESETS, render_tray, style_from_seed, style_like  # noqa: E402
-from vision.verify import verify  # noqa: E402
-from vision.widths import true_width  # noqa: E402
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 PARAMS = ReaderParams()

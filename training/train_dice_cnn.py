@@ -9,7 +9,7 @@ new draw of ``--synthetic-share`` of the synthetic ones: the real dice are few a
 synthetic ones many.
 
 Needs PyTorch and onnx, which the appliance does not: see training/README.md.
-Usage: python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed S]
+Usage: .venv/bin/python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed S]
     [--also DATA2.npz]   (more crops, from another make_crops.py run)
     [--widths A,B,C,D,E --hidden H] [--teacher ONNX]   (a narrower network taught by ONNX)
     [--start ONNX --lr L]   (the exported network ONNX trained further, at a lower rate)
@@ -19,7 +19,6 @@ Usage: python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -30,11 +29,8 @@ import onnx.numpy_helper
 import torch
 from torch import nn
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from vision.crops import CROP_SIZE, to_blob  # noqa: E402
-from vision.network import read_onnx  # noqa: E402
+from vision.crops import CROP_SIZE, to_blob
+from vision.network import read_onnx
 
 CLASSES = 8
 

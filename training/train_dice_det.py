@@ -14,9 +14,9 @@ multiple of 32 (vision.detect.to_input); training reads trays unpadded and upsam
 scale's size, which only the last rows and columns of a frame tell apart.
 
 Needs PyTorch and onnx, which the appliance does not: see training/README.md.
-Usage: python training/train_dice_det.py OUT.onnx SYNTHETIC.npz [...] --real REAL.npz
+Usage: .venv/bin/python training/train_dice_det.py OUT.onnx SYNTHETIC.npz [...] --real REAL.npz
     [--epochs N] [--real-weight K] [--seed S] [--shift PIXELS]
-       python training/train_dice_det.py OUT.onnx --weights OUT.onnx.pt   (export alone)
+       .venv/bin/python training/train_dice_det.py OUT.onnx --weights OUT.onnx.pt   (export alone)
 """
 
 from __future__ import annotations
@@ -25,17 +25,13 @@ import argparse
 import math
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from vision.detect import CELL, STRIDE, WIDTH_UNIT, normalised  # noqa: E402
+from vision.detect import CELL, STRIDE, WIDTH_UNIT, normalised
 
 BATCH = 32
 

@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bad_images import bad_images, claimed_png, damaged_header_png
 from device.config import ConfigError, parse_config
-from tests.bad_images import bad_images, claimed_png, damaged_header_png
 from tests.device.harness import SIZE, config, open_rig
 from tests.vision.drawn import DrawnDie, draw
 

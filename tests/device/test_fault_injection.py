@@ -4,8 +4,8 @@ moments. After each, the store opens without being moved aside, passes SQLite's 
 replays, and holds exactly the start of the intended game: nothing lost that was reported
 recorded, nothing there that was reported not recorded, nothing duplicated.
 
-The faults at the disk come from a small preloaded C library (tests/fault_kit.py), compiled here;
-the tests that need it are skipped where no C compiler exists.
+The faults at the disk come from a small preloaded C library (benchmarks/fault_kit.py), compiled
+here; the tests that need it are skipped where no C compiler exists.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fault_kit import (
+from benchmarks.fault_kit import (
     build_shim,
     check_store,
     intended,

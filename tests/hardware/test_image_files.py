@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bad_images import claimed_png, damaged_header_png, empty_file, truncated_jpeg
 from hardware.camera_backends import ReplayCamera
 from hardware.errors import CameraUnavailable
 from hardware.image_files import MAX_IMAGE_PIXELS, ImageUnreadable, image_size, read_image
-from tests.bad_images import claimed_png, damaged_header_png, empty_file, truncated_jpeg
 
 
 def test_a_good_image_is_read_as_bgr(tmp_path: Path) -> None:

@@ -1,10 +1,10 @@
 """Fault injection for the game store, shared by the tests and benchmarks/faults.py.
 
-A child process (``python -m tests.fault_kit STATE_DIR ...``) plays a deterministic game of greed
-through `device.session.Session`, printing ``recorded N`` (N events now stored) after each action
-and ``not recorded N: MESSAGE`` when the store refuses one. A small C library, preloaded into the
-child, makes the disk misbehave when the child arms it (through its own environment, just before a
-chosen action): ``sync=kill`` dies at the next fsync/fdatasync, ``sync=fail-once`` and
+A child process (``python -m benchmarks.fault_kit STATE_DIR ...``) plays a deterministic game of
+greed through `device.session.Session`, printing ``recorded N`` (N events now stored) after each
+action and ``not recorded N: MESSAGE`` when the store refuses one. A small C library, preloaded
+into the child, makes the disk misbehave when the child arms it (through its own environment, just
+before a chosen action): ``sync=kill`` dies at the next fsync/fdatasync, ``sync=fail-once`` and
 ``sync=fail`` make syncs fail with EIO, ``pwrite=kill-half:N`` writes half of the Nth write and
 dies, ``pwrite=enospc`` fails every write as a full disk does. The parent kills the child at
 random moments too, then checks the store with `check_store`.
@@ -240,7 +240,7 @@ def start_child(directory: Path, *, actions: int, seed: int = 1) -> subprocess.P
 
 
 def _command(directory: Path, actions: int, seed: int) -> list[str]:
-    module = [sys.executable, "-m", "tests.fault_kit"]
+    module = [sys.executable, "-m", "benchmarks.fault_kit"]
     return [*module, str(directory), f"--actions={actions}", f"--seed={seed}"]
 
 
