@@ -1,0 +1,359 @@
+"""The web scoreboard in a real browser: Debian's headless Chromium, driven by selenium through
+Debian's chromedriver, opens the page that a running `dicekeeper run` (simulated camera, web on
+a free loopback port) serves, follows a turn live, pairs with the code the table prints on its
+own display (the terminal), corrects a die, keeps, throws, banks, is refused by the table, and
+shows "reconnecting…" when the table goes away. Screenshots at a phone's size (390×844) and a
+tablet's (1024×768) go to the test's tmp folder (and to $DICEKEEPER_SHOTS when set); what they
+show is checked through the elements (text, place, size), not pixels.
+
+Without chromium, chromedriver or selenium the test skips saying which is missing, unless
+DICEKEEPER_REQUIRE_BROWSER=1 (CI), where it fails."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+SIZES = {"phone": (390, 844), "tablet": (1024, 768)}
+WAIT = 60.0
+
+CONFIG = """
+[game]
+rules = "farkle"
+players = ["Ann", "Bob"]
+target = 5000
+[camera]
+backend = "simulated"
+width = 320
+height = 240
+settle_seconds = 0.1
+script = [[1, 1, 1, 2, 3, 4], [5, 5], [2, 3, 4, 6, 6, 5]]
+read_truth = true
+[buttons]
+backend = "keyboard"
+[[display]]
+kind = "terminal"
+[state]
+directory = "{state}"
+[web]
+enabled = true
+bind = "127.0.0.1"
+port = {port}
+"""
+
+
+def _missing() -> list[str]:
+    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        missing.append("the selenium package")
+    return missing
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Any]:
+    """Headless Chromium through Debian's chromedriver (never a downloaded one)."""
+    missing = _missing()
+    if missing:
+        reason = (
+            f"no {', '.join(missing)}: apt-get install chromium chromium-driver, "
+            "pip install selenium"
+        )
+        if os.environ.get("DICEKEEPER_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"DICEKEEPER_REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'chromium'}",
+    ):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Table:
+    """`dicekeeper run` as a process: its terminal display's text is its output file."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.port = _free_port()
+        config = tmp_path / "config.toml"
+        config.write_text(CONFIG.format(state=tmp_path / "state", port=self.port))
+        self.output = tmp_path / "table.txt"
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+        env.pop("NOTIFY_SOCKET", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "device", "run", "--config", str(config), "--rate", "50"],
+            stdin=subprocess.PIPE,  # the keyboard buttons: nobody presses them
+            stdout=self.output.open("wb"),
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def text(self) -> str:
+        return self.output.read_text(errors="replace")
+
+    def pairing_code(self) -> str:
+        """The newest code the table's own display printed beside its address."""
+        line = rf"phones: http://127\.0\.0\.1:{self.port}\s+code (\d{{4}})"
+        codes: list[str] = re.findall(line, self.text())
+        assert codes, f"the table printed no pairing code:\n{self.text()[-2000:]}"
+        return codes[-1]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=30)
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    running = Table(tmp_path)
+    try:
+        _until(
+            "the table's web address and code",
+            lambda: "code " in running.text() and _answers(running.port),
+            running,
+        )
+        yield running
+    finally:
+        running.stop()
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _until(what: str, check: Callable[[], object], table: Table | None = None) -> Any:
+    """Poll ``check`` until it is truthy (its value is returned), with a deadline."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            value = check()
+        except Exception:  # an element replaced while read: read again
+            value = None
+        if value:
+            return value
+        if table is not None and table.process.poll() is not None:
+            raise AssertionError(f"dicekeeper run exited before {what}:\n{table.text()[-3000:]}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def _by_id(driver: Any, name: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, name)
+
+
+def _dice(driver: Any) -> list[str]:
+    """The dice in the tray as the page labels them ("die 1: 4" ...): the values."""
+    labels: list[str] = driver.execute_script(
+        "return [...document.querySelectorAll('#dice .die-button')]"
+        ".map((b) => b.getAttribute('aria-label'))"
+    )
+    return [label.split(": ", 1)[1] for label in labels]
+
+
+def _options(driver: Any) -> list[str]:
+    """The keeps offered, as their buttons read ("= 1000")."""
+    texts: list[str] = driver.execute_script(
+        "return [...document.querySelectorAll('#options .option')].map((o) => o.textContent)"
+    )
+    return texts
+
+
+def _scores(driver: Any) -> dict[str, str]:
+    """Each player's name (without markers) and score in the score table."""
+    rows: list[list[str]] = driver.execute_script(
+        "return [...document.querySelectorAll('#scores tr')].map((r) => ["
+        "r.querySelector('.name').firstChild.textContent, r.querySelector('.score').textContent])"
+    )
+    return dict((name, score) for name, score in rows)
+
+
+def _screenshots(driver: Any, folder: Path, moment: str) -> dict[str, dict[str, Any]]:
+    """Screenshots at each size; for each, where the essentials lie and how large they are."""
+    seen = {}
+    for name, (width, height) in SIZES.items():
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
+        )
+        path = folder / f"{moment}-{name}.png"
+        measure = """
+            const box = (id) => {
+              const r = document.getElementById(id).getBoundingClientRect();
+              return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+            };
+            return {
+              width: window.innerWidth, height: window.innerHeight,
+              scrollWidth: document.documentElement.scrollWidth,
+              turn: box("turn"), dice: box("dice"), scores: box("scores"),
+              turnFont: parseFloat(getComputedStyle(document.getElementById("turn")).fontSize),
+              scoreFont: parseFloat(getComputedStyle(
+                document.querySelector("#scores td.score")).fontSize),
+            };"""
+        assert driver.save_screenshot(str(path)), path
+        seen[name] = driver.execute_script(measure)
+        seen[name]["path"] = path
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    return seen
+
+
+def _check_layout(seen: dict[str, dict[str, Any]]) -> None:
+    from PIL import Image
+
+    for name, (width, height) in SIZES.items():
+        page = seen[name]
+        with Image.open(page["path"]) as shot:
+            assert shot.size == (width, height)
+        assert page["width"] == width and page["scrollWidth"] <= width, name  # no sideways scroll
+        for part in ("turn", "dice"):  # whose turn and the dice, on the first screen
+            box = page[part]
+            assert box["left"] >= 0 and box["right"] <= width, (name, part, box)
+            assert box["top"] >= 0 and box["bottom"] <= height, (name, part, box)
+        assert page["turnFont"] >= 32 and page["scoreFont"] >= 20, name  # read across a table
+    # The tablet shows the scores beside the tray, the phone under it.
+    assert seen["tablet"]["scores"]["left"] > seen["tablet"]["dice"]["right"]
+    assert seen["tablet"]["scores"]["bottom"] <= SIZES["tablet"][1]
+    assert seen["phone"]["scores"]["top"] > seen["phone"]["dice"]["bottom"]
+
+
+def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
+    browser: Any, table: Table, tmp_path: Path
+) -> None:
+    driver = browser
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    driver.get(table.url)
+    driver.execute_script("window.dicekeeperMark = 'not reloaded'")
+
+    # Read-only, live: Ann's first throw as the table reads it, with its keeps.
+    _until("the page live", lambda: _by_id(driver, "live").text == "live", table)
+    _until("Ann's turn", lambda: _by_id(driver, "turn").text == "Ann's turn", table)
+    _until("Ann's first throw", lambda: _dice(driver) == ["1", "1", "1", "2", "3", "4"], table)
+    assert _options(driver)[0].endswith("= 1000")
+    assert not _by_id(driver, "controls").is_displayed()
+    assert _by_id(driver, "pair-form").is_displayed()
+    assert not _by_id(driver, "dice").find_element("css selector", "button").is_enabled()
+    assert _scores(driver) == {"Ann": "0", "Bob": "0"}
+    _check_layout(_screenshots(driver, shots, "read-only"))
+
+    # A wrong code is refused; the code the table printed pairs.
+    _by_id(driver, "pair-code").send_keys("0000" if table.pairing_code() != "0000" else "1111")
+    _by_id(driver, "pair-form").submit()
+    _until("the wrong code refused", lambda: _by_id(driver, "reply").is_displayed(), table)
+    assert not _by_id(driver, "controls").is_displayed()
+    _by_id(driver, "pair-code").clear()
+    _by_id(driver, "pair-code").send_keys(table.pairing_code())
+    _by_id(driver, "pair-form").submit()
+    _until("the controls", lambda: _by_id(driver, "controls").is_displayed(), table)
+    assert _by_id(driver, "paired").is_displayed()
+    assert _by_id(driver, "roll").text == "Keep & roll"
+
+    # Correct the 4 to a 5: tap it once, confirm; the table scores the corrected throw.
+    driver.find_elements("css selector", "#dice .die-button")[5].click()
+    assert _dice(driver) == ["1", "1", "1", "2", "3", "5"]
+    assert _by_id(driver, "correcting").is_displayed()
+    _check_layout(_screenshots(driver, shots, "correcting"))
+    _by_id(driver, "correct-ok").click()
+    _until("the keep of the corrected throw", lambda: _options(driver)[0].endswith("= 1050"))
+    assert _dice(driver) == ["1", "1", "1", "2", "3", "5"]
+    assert not _by_id(driver, "correcting").is_displayed()
+    _check_layout(_screenshots(driver, shots, "paired"))
+
+    # Keep 1 1 1 5 and throw the other two: the turn total and the new dice arrive live.
+    _by_id(driver, "roll").click()
+    _until("the second throw", lambda: _dice(driver) == ["5", "5"], table)
+    assert _by_id(driver, "turn-total").text == "1050"
+    kept = driver.find_elements("css selector", "#kept svg")
+    assert [k.get_attribute("aria-label") for k in kept] == ["1", "1", "1", "5"]
+
+    # Keep both 5s and bank: Ann's score and chart, then Bob's turn.
+    _by_id(driver, "bank").click()
+    _until("Ann's bank", lambda: _scores(driver).get("Ann") == "1150", table)
+    _until("Bob's turn", lambda: _by_id(driver, "turn").text == "Bob's turn", table)
+    lines = driver.find_elements("css selector", "#chart polyline")
+    assert len(lines) == 2  # a curve per player, Ann's up to 1150
+    assert len(lines[0].get_attribute("points").split()) == 2
+
+    # A correction begun and cancelled sends nothing.
+    bobs = ["2", "3", "4", "6", "6", "5"]
+    _until("Bob's throw", lambda: _dice(driver) == bobs, table)
+    _by_id(driver, "correct").click()
+    assert _dice(driver) != bobs and _by_id(driver, "correcting").is_displayed()
+    _by_id(driver, "correct-cancel").click()
+    assert _dice(driver) == bobs
+
+    # A request the table refuses (409) shows the table's own message, and changes nothing.
+    driver.find_element("css selector", "#setup summary").click()
+    _by_id(driver, "add-name").send_keys("Cleo")
+    _by_id(driver, "add-form").submit()
+    reply = _until("the refusal", lambda: "Cleo" in _by_id(driver, "reply").text, table) and (
+        _by_id(driver, "reply").text
+    )
+    assert reply.startswith("cannot add the player 'Cleo' during a turn"), reply
+    assert "error" in _by_id(driver, "reply").get_attribute("class")
+    assert list(_scores(driver)) == ["Ann", "Bob"]
+
+    _check_layout(_screenshots(driver, shots, "after-bank"))
+    assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
+
+    # The table goes away: the page says it is reconnecting.
+    table.stop()
+    _until("the reconnecting state", lambda: _by_id(driver, "live").text == "reconnecting…")
+
+    keep = os.environ.get("DICEKEEPER_SHOTS")
+    if keep:
+        for shot in shots.iterdir():
+            shutil.copy(shot, Path(keep) / f"web-{shot.name}")
