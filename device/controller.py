@@ -29,6 +29,7 @@ from device.correction import NOT_A_DIE, Correction
 from device.correction_flow import CorrectionFlow
 from device.hints import Advisor
 from device.menu import Action, MenuItem, history_items, main_menu, submenu
+from device.photos import PhotoKeeper
 from device.prompts import (
     bust_message,
     count_message,
@@ -130,6 +131,8 @@ class Controller(CorrectionFlow):
         self._refused: tuple[int | None, ...] | None = None  # a refused reading one may correct
         self._read: tuple[int | None, ...] | None = None  # the reading of the throw just counted
         self._drawn = False  # the throw just counted was drawn (a virtual throw), not read
+        self.photos: PhotoKeeper | None = None
+        """Keeps the frames of the read throws that counted as labelled photos (`device.photos`)."""
         self.inbox: Callable[[float], None] | None = None
         """Called at each step, after the buttons, to apply requests from elsewhere (the web)."""
         self.refusals = 0
@@ -158,6 +161,8 @@ class Controller(CorrectionFlow):
                 self.display_error = str(exc)
                 log.warning("a display failed: %s", exc)
         self.last_view = view
+        if self.photos is not None:
+            self.photos.check(self.state)
         return view
 
     @property
@@ -321,6 +326,8 @@ class Controller(CorrectionFlow):
             self._show(tray=(None,) * n if rolling else self.overlay.tray, rolling=rolling)
             return
         values = seen.settled.values
+        if self.photos is not None:
+            self.photos.settled(seen.settled)
         if len(values) < n or (len(values) == n and None not in values):
             self._refused = None
         else:  # too many dice or unreadable ones: the players may correct it (hold STOP)
@@ -331,6 +338,8 @@ class Controller(CorrectionFlow):
             self._refuse(n, unreadable_message(values.count(None)), values)
         elif self._throw(name, tuple(v for v in values if v is not None)):
             self._read, self._drawn = values, False
+            if self.photos is not None:
+                self.photos.counted(self.state)
         else:
             self.watcher.retry()  # e.g. the disk was full: offer the same dice again
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from device.correction import Correction
 from device.menu import MenuItem
+from device.photos import PhotoKeeper
 from device.prompts import dice_text
 from device.view import Overlay
 from engine.events import Event, Thrown
@@ -32,6 +33,7 @@ class CorrectionFlow:
     _drawn: bool
     _menu: tuple[MenuItem, ...]
     overlay: Overlay
+    photos: PhotoKeeper | None
 
     @property
     def state(self) -> GameState:
@@ -135,5 +137,7 @@ class CorrectionFlow:
             counted = self._throw(name, dice, Thrown(name, dice), stored)
         if counted:
             self._read, self._drawn = correction.read, False
+            if self.photos is not None:
+                self.photos.corrected(correction, self.state)
             said = self.overlay.message
             self._tell(f"corrected to {' '.join(map(str, dice))}" + (f": {said}" if said else ""))

@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 
 import vision
+from device.adaptation import load_last_layer, reading_with
 from device.computer import display_name, find_computer
 from device.config import (
     COMPUTER_PREFIX,
@@ -27,6 +28,7 @@ from device.config import (
     DisplayConfig,
 )
 from device.controller import Controller, TableSettings
+from device.photos import MAX_BYTES, PhotoKeeper, PhotoRing
 from device.rules_file import register_rules_folders, rules_folders
 from device.session import Seat, Session, rules_for
 from device.store import GameStore, state_directory
@@ -170,16 +172,23 @@ def open_table(
     read: Callable[[Frame], Reading] | None = None,
     render: Callable[[Sequence[int], int], Sequence[Frame]] | None = None,
     on_frame: Callable[[Frame], None] | None = None,
+    photo_bytes: int = MAX_BYTES,
 ) -> Table:
     """Open the camera, buttons, displays and store of ``config`` and resume or start a game.
 
     ``read`` replaces the dice reader and ``render`` the simulated camera's renderer (tests);
-    ``on_frame`` is given every camera frame before it is read (the web's camera picture).
+    ``on_frame`` is given every camera frame before it is read (the web's camera picture);
+    ``photo_bytes`` bounds the kept photos of the throws (`device.photos`). The reader uses the
+    classifier's layer adapted to the table's dice when the state directory has one.
     """
     rules = check_game_config(config)
+    state = state_directory(config.state.directory)
+    adapted = load_last_layer(state)
     with ExitStack() as stack:
-        store = GameStore.in_directory(state_directory(config.state.directory))
+        store = GameStore.in_directory(state)
         stack.callback(store.close)
+        keeper = PhotoKeeper(PhotoRing.in_directory(state, max_bytes=photo_bytes))
+        stack.callback(keeper.close)
         if render is None:
             style = simulated_style(config.camera.style, config.camera.seed, _size(config))
             render = simulated_renderer(_size(config), style=style, moving_frames=moving_frames)
@@ -216,10 +225,10 @@ def open_table(
             store, rules, seats_from_config(config.game.players)
         )
         params = vision.ReaderParams(roi=config.camera.roi or None)
-        reader = read or partial(vision.read, params=params)
+        reader = reading_with(adapted, read or partial(vision.read, params=params))
         if on_frame is not None:
             reader = _tapped(reader, on_frame)
-        watcher = ThrowWatcher(camera, reader, config.camera.settle_seconds)
+        watcher = ThrowWatcher(camera, keeper.watching(reader), config.camera.settle_seconds)
         settings = TableSettings(
             people=config.players.names,
             computers=config.players.computers,
@@ -237,6 +246,7 @@ def open_table(
             settings=settings,
             rng=rng,
         )
+        controller.photos = keeper
         table = Table(controller, camera, buttons, multi, store, stack.pop_all())
     return table
 

@@ -5,18 +5,27 @@ face it shows (0: no die centred here, 1-6: the value, 7: a die that cannot be r
 the die centre lies from the crop centre. The weights (`vision/dice_cnn.onnx`, about 2 MB) ship
 inside the package; training/train_dice_cnn.py makes them from synthetic trays and the training
 half of the labelled photos.
+
+The last layer's class scores can be replaced by a `LastLayer` fitted to a table's own dice
+(`vision.adapt`): ``classify(crops, layer=...)``, or every classification inside
+``with last_layer(layer):`` (the appliance reads whole frames so). The die-centre offsets stay the
+shipped network's.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from engine.errors import DicekeeperError
 from vision.crops import to_blob
 from vision.network import load_network
 from vision.types import Frame
@@ -28,7 +37,43 @@ MODEL = "dice_cnn.onnx"
 REMEMBERED = 256
 """Verdicts kept by the crop they were given on, the latest used last (`classify`)."""
 
-_remembered: OrderedDict[tuple[tuple[int, ...], str, bytes], Verdict] = OrderedDict()
+_remembered: OrderedDict[tuple[tuple[int, ...], str, bytes, int], Verdict] = OrderedDict()
+
+
+class InvalidLastLayer(DicekeeperError, ValueError):
+    """Weights that do not fit the classifier's last layer (wrong shape, not finite)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LastLayer:
+    """The classifier's last layer for the class scores: ``weights`` (CLASSES × features) and
+    ``bias`` (CLASSES), scores = features · weightsᵀ + bias. Compared by identity."""
+
+    weights: npt.NDArray[np.float32]
+    bias: npt.NDArray[np.float32]
+
+    def __post_init__(self) -> None:
+        w, b = np.asarray(self.weights), np.asarray(self.bias)
+        if w.ndim != 2 or w.shape[0] != CLASSES or b.shape != (CLASSES,):
+            raise InvalidLastLayer(
+                f"a last layer is {CLASSES}×features weights and {CLASSES} biases, "
+                f"got {w.shape} and {b.shape}"
+            )
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise InvalidLastLayer("the last layer's weights are not all finite numbers")
+
+
+_layer: ContextVar[LastLayer | None] = ContextVar("classifier_last_layer", default=None)
+
+
+@contextmanager
+def last_layer(layer: LastLayer | None) -> Iterator[None]:
+    """Within the block, `classify` scores the classes with ``layer`` (None: the shipped one)."""
+    token = _layer.set(layer)
+    try:
+        yield
+    finally:
+        _layer.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,19 +105,22 @@ def _network() -> cv2.dnn.Net:
     return load_network(MODEL)
 
 
-def classify(crops: Sequence[Frame]) -> list[Verdict]:
-    """The classifier's verdict on each crop (as cut by `vision.crops.die_crop`). A crop seen
+def classify(crops: Sequence[Frame], *, layer: LastLayer | None = None) -> list[Verdict]:
+    """The classifier's verdict on each crop (as cut by `vision.crops.die_crop`), its classes
+    scored by ``layer`` (default: the one `last_layer` set, else the shipped one). A crop seen
     among the last `REMEMBERED` gets the verdict it got then, the same to the bit (each crop's
     scores do not depend on the others run with it): the reader cuts some crops twice in a
     frame, a die looked at still where its first crop was cut already (about 1.5 of 27 crops a
     rendered frame of six dice)."""
-    keys = [(crop.shape, crop.dtype.str, np.ascontiguousarray(crop).tobytes()) for crop in crops]
+    layer = layer if layer is not None else _layer.get()
+    tag = 0 if layer is None else id(layer)
+    keys = [
+        (crop.shape, crop.dtype.str, np.ascontiguousarray(crop).tobytes(), tag) for crop in crops
+    ]
     verdicts = {key: _remembered[key] for key in keys if key in _remembered}
     fresh = {key: crop for key, crop in zip(keys, crops, strict=True) if key not in verdicts}
     if fresh:
-        net = _network()
-        net.setInput(to_blob(list(fresh.values())))
-        scores = np.asarray(net.forward(), dtype=np.float64).reshape(len(fresh), CLASSES + 2)
+        scores = _scores(list(fresh.values()), layer)
         verdicts.update(zip(fresh, (_verdict(row) for row in scores), strict=True))
     for key in keys:
         _remembered[key] = verdicts[key]
@@ -80,6 +128,66 @@ def classify(crops: Sequence[Frame]) -> list[Verdict]:
     while len(_remembered) > REMEMBERED:
         _remembered.popitem(last=False)
     return [verdicts[key] for key in keys]
+
+
+def _scores(crops: Sequence[Frame], layer: LastLayer | None) -> npt.NDArray[np.float64]:
+    """The network's N×(CLASSES + 2) outputs, the class scores from ``layer`` when given."""
+    net = _network()
+    net.setInput(to_blob(crops))
+    if layer is None:
+        return np.asarray(net.forward(), dtype=np.float64).reshape(len(crops), CLASSES + 2)
+    found = net.forward(_feature_layer()).reshape(len(crops), -1).astype(np.float64)
+    if found.shape[1] != layer.weights.shape[1]:
+        raise InvalidLastLayer(
+            f"the last layer takes {layer.weights.shape[1]} features; the network gives "
+            f"{found.shape[1]}"
+        )
+    weights, bias = _head()
+    scores = np.empty((len(crops), CLASSES + 2))
+    scores[:, :CLASSES] = found @ np.asarray(layer.weights, np.float64).T + layer.bias
+    scores[:, CLASSES:] = found @ weights[CLASSES:].T.astype(np.float64) + bias[CLASSES:]
+    return scores
+
+
+def features(crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
+    """What the network's last layer sees of each crop: N × `feature_count()` float32."""
+    if not crops:
+        return np.zeros((0, feature_count()), np.float32)
+    net = _network()
+    net.setInput(to_blob(crops))
+    return np.asarray(net.forward(_feature_layer()), np.float32).reshape(len(crops), -1)
+
+
+def feature_count() -> int:
+    """How many features the last layer takes."""
+    return int(_head()[0].shape[1])
+
+
+def shipped_last_layer() -> LastLayer:
+    """The class rows of the shipped network's last layer."""
+    weights, bias = _head()
+    return LastLayer(weights[:CLASSES].copy(), bias[:CLASSES].copy())
+
+
+def _layers_of(kind: tuple[str, ...]) -> list[str]:
+    net = _network()
+    return [n for n in net.getLayerNames() if net.getLayer(net.getLayerId(n)).type in kind]
+
+
+@functools.cache
+def _feature_layer() -> str:
+    """The layer whose output the last layer takes (the last ReLU)."""
+    return _layers_of(("ReLU",))[-1]
+
+
+@functools.cache
+def _head() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The shipped last layer's weights ((CLASSES + 2) × features) and biases."""
+    net = _network()
+    blobs = net.getLayer(net.getLayerId(_layers_of(("Gemm", "InnerProduct"))[-1])).blobs
+    weights = np.asarray(blobs[0], np.float32)
+    bias = np.asarray(blobs[1], np.float32).reshape(-1)
+    return weights, bias
 
 
 def _verdict(row: npt.NDArray[np.float64]) -> Verdict:

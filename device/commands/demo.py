@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from device.commands.outputs import output_directory
+from device.commands.photos import export_photos, new_export_folder
 from device.config import SIMULATED_STYLES, default_displays, parse_config
 from device.correction import NOT_A_DIE, Correction
 from device.wiring import Table, open_table, simulated_renderer, simulated_style
@@ -71,6 +72,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--correct",
         action="store_true",
         help="the players check every reading and correct misreads with the buttons",
+    )
+    parser.add_argument(
+        "--keep-photos",
+        metavar="DIR",
+        type=Path,
+        help="export the labelled photos of the throws that counted into DIR (new or empty)",
     )
     parser.set_defaults(func=handle)
 
@@ -205,6 +212,8 @@ def handle(args: argparse.Namespace) -> int:
         oled = dummy(width=128, height=64, mode="1")
         displays.append({"kind": "oled"})
         output_directory("--screenshots", args.screenshots)
+    if args.keep_photos:
+        new_export_folder("--keep-photos", args.keep_photos)
     recorder = _Recorder(
         simulated_renderer(SIZE, style=simulated_style(args.style, args.seed, SIZE))
     )
@@ -249,11 +258,15 @@ def handle(args: argparse.Namespace) -> int:
             table.controller.on_refused = people.on_refused
             _play(table, people, real, fake, oled, args.screenshots)
             state_now = table.controller.state
+            if args.keep_photos:
+                kept = _keep_photos(table, args.keep_photos)
     winners = state_now.winners
     scores = ", ".join(f"{p.name} {p.total}" for p in state_now.players)
     print(f"winner: {' and '.join(p.name for p in winners)} ({scores})")
     if args.screenshots:
         print(f"screenshots in {args.screenshots}")
+    if args.keep_photos:
+        print(f"photos: {kept[0]} labelled photos ({kept[1]} dice) in {args.keep_photos}")
     print(people.summary)
     return 0
 
@@ -295,6 +308,16 @@ def _play(
                 time.sleep(3)
             return
     print(f"demo: no winner after {MAX_STEPS} steps", file=sys.stderr)
+
+
+def _keep_photos(table: Table, out: Path) -> tuple[int, int]:
+    """Export the game's labelled photos (the last throw stands: the players checked it)."""
+    keeper = table.controller.photos
+    if keeper is None:
+        return 0, 0
+    keeper.confirm()
+    keeper.wait()
+    return export_photos(keeper.ring, out)
 
 
 def _screenshots(table: Table, oled: object, shots: Path, name: str) -> None:

@@ -17,7 +17,7 @@ from vision.render.hand import draw_hand
 from vision.render.lens import distort_image, distort_points
 from vision.render.rest import rest_poses
 from vision.render.scene import background, draw_shadows, finish, lighting_gain
-from vision.render.style import SCHEMES, InvalidRenderRequest, TrayStyle, style_from_seed
+from vision.render.style import InvalidRenderRequest, TrayStyle, scheme_named, style_from_seed
 from vision.types import Box, Frame
 
 _SKIN_TONES = ((160, 180, 230), (125, 150, 210), (95, 125, 180), (70, 95, 140), (45, 60, 95))
@@ -166,7 +166,7 @@ def build_scene(
 
 
 def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
-    scheme = SCHEMES[name]
+    scheme = scheme_named(name)
     jitter = rng.integers(-8, 9, 3)
     body = tuple(int(np.clip(c + j, 0, 255)) for c, j in zip(scheme.body, jitter, strict=True))
     return DieLook(
@@ -182,6 +182,7 @@ def _look(name: str, style: TrayStyle, rng: np.random.Generator) -> DieLook:
         marble_seed=int(rng.integers(1 << 30)),
         swirl=scheme.swirl,
         sheen=style.gloss * float(rng.uniform(0.0, 0.3)),
+        emblem=scheme.emblem,
     )
 
 

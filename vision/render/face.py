@@ -43,6 +43,7 @@ class DieLook:
     marble_seed: int
     swirl: float = 0.35  # how much of the second colour comes in broad clouds (not just veins)
     sheen: float = 0.0  # brightness ramp across each face (glossy plastic mirrors the room)
+    emblem: bool = False  # the six shows an emblem (a star in a ring) instead of its pips
 
 
 def face_texture(
@@ -76,6 +77,11 @@ def face_texture(
     else:
         gx, gy = 0.6, -0.8
     dark = tuple(int(c * 0.55) for c in look.pip)
+    if value == 6 and look.emblem:
+        _emblem(tex, look.pip, dark, scale, shift)
+        if glare > 0.05:
+            _face_glare(tex, glare_uv, glare)
+        return tex
     for x, y in PIP_LAYOUT[value]:
         cx = half + x * look.pip_spread * px
         cy = half + y * look.pip_spread * px
@@ -106,6 +112,26 @@ def face_texture(
     if glare > 0.05:
         _face_glare(tex, glare_uv, glare)
     return tex
+
+
+def _emblem(
+    tex: Frame, colour: tuple[int, int, int], dark: tuple[int, ...], scale: int, shift: int
+) -> None:
+    """An emblem across the face, as some dice carry in place of the six's pips: a five-pointed
+    star inside a ring, in the pip colour with a darker engraved edge."""
+    px = tex.shape[0]
+    half = px / 2
+    outer, inner = 0.3 * px, 0.12 * px
+    angles = np.pi / 2 + np.arange(10) * np.pi / 5
+    radii = np.where(np.arange(10) % 2 == 0, outer, inner)
+    star = np.stack([half + radii * np.cos(angles), half - radii * np.sin(angles)], axis=1)
+    points = np.round(star * scale).astype(np.int32)
+    centre = (int(half * scale), int(half * scale))
+    ring = max(1, round(0.04 * px))
+    cv2.circle(tex, centre, int(0.37 * px * scale), dark, ring + 1, cv2.LINE_AA, shift)
+    cv2.circle(tex, centre, int(0.37 * px * scale), colour, ring, cv2.LINE_AA, shift)
+    cv2.fillPoly(tex, [points], colour, cv2.LINE_AA, shift)
+    cv2.polylines(tex, [points], True, dark, 1, cv2.LINE_AA, shift)
 
 
 def _marble(tex: Frame, look: DieLook, value: int) -> None:

@@ -18,13 +18,15 @@ class InvalidRenderRequest(DicekeeperError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Scheme:
-    """A dice colour scheme: body and pip colours (BGR), opacity, optional marble veins."""
+    """A dice colour scheme: body and pip colours (BGR), opacity, optional marble veins, and
+    ``emblem``: the six shows an emblem (a star in a ring) in the pip colour instead of pips."""
 
     body: tuple[int, int, int]
     pip: tuple[int, int, int]
     alpha: float = 1.0
     marble: tuple[int, int, int] | None = None
     swirl: float = 0.35
+    emblem: bool = False
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -48,7 +50,21 @@ SCHEMES: dict[str, Scheme] = {
     "swirl-red": Scheme((40, 35, 150), (60, 60, 190), marble=(30, 28, 32), swirl=0.8),
     "swirl-blue": Scheme((150, 95, 30), (70, 60, 200), marble=(35, 30, 30), swirl=0.8),
 }
-"""Every dice colour scheme the renderer knows, by name."""
+"""Every dice colour scheme the renderer draws at random (`style_from_seed`), by name."""
+
+UNUSUAL_SCHEMES: dict[str, Scheme] = {
+    "emblem-six": Scheme((232, 236, 238), (30, 30, 34), emblem=True),
+    "gold-on-black": Scheme((30, 28, 30), (60, 170, 215), emblem=True),
+    "red-on-clear": Scheme((215, 200, 185), (40, 40, 200), alpha=0.8),
+}
+"""Dice the reader was never shown (an emblem in place of the six's pips, unusual pip colours),
+drawn only when a style names them: the adaptation benchmark's table dice."""
+
+
+def scheme_named(name: str) -> Scheme:
+    """The colour scheme ``name``, ordinary (`SCHEMES`) or unusual (`UNUSUAL_SCHEMES`)."""
+    return SCHEMES[name] if name in SCHEMES else UNUSUAL_SCHEMES[name]
+
 
 BACKGROUNDS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "felt": ((60, 110, 30), (110, 60, 20), (40, 40, 130), (45, 45, 45), (25, 25, 28)),
@@ -108,10 +124,11 @@ class TrayStyle:
         lo, hi = self.die_size
         if not MIN_DIE_PX <= lo <= hi <= MAX_DIE_PX:
             raise InvalidRenderRequest(f"die_size must lie within 20-150 px, got {self.die_size!r}")
-        unknown = [s for s in self.schemes if s not in SCHEMES]
+        unknown = [s for s in self.schemes if s not in SCHEMES and s not in UNUSUAL_SCHEMES]
         if not self.schemes or unknown:
             raise InvalidRenderRequest(
-                f"unknown dice schemes {self.schemes!r}; known: {sorted(SCHEMES)}"
+                f"unknown dice schemes {self.schemes!r}; "
+                f"known: {sorted(SCHEMES) + sorted(UNUSUAL_SCHEMES)}"
             )
         if self.background not in BACKGROUNDS:
             raise InvalidRenderRequest(

@@ -1,0 +1,385 @@
+"""The table's own dice, kept as labelled photos: every throw that counted, with its dice.
+
+`PhotoKeeper` decides what is kept. The controller tells it when a reading settled, when a read
+throw counted, when the players corrected one, and after every step; the watcher's reader is
+wrapped (`PhotoKeeper.watching`) so that the frame a reading came from is at hand. A throw read
+from the camera is kept once the table moved on from it without a correction (keeps chosen,
+banked, busted and the next throw counted), and at once when corrected (again when corrected
+again): its frame and its dice (each die's box as read, its value as confirmed or corrected; a
+die struck as "not a die" is not labelled). Computer players' virtual dice are drawn, not
+photographed, and never kept.
+
+`PhotoRing` is the folder ``photos/`` in the state directory: ``NNNNNNNN.jpg`` (the frame) and
+``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value`` per die), at most ``max_bytes`` in all (200 MB),
+the oldest removed first. Photos are written by one background thread, so the game never waits
+for the disk; a write that fails (a full disk) is logged once and the game goes on. `export` writes
+the datasets' layout (``images/``, ``labels.csv``) that the benchmarks and training scripts read.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import os
+import queue
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from device.correction import NOT_A_DIE, Correction
+from engine.state import GameState, OpenThrow
+from vision.evaluation import LabelledDie
+from vision.types import Frame, Reading
+
+__all__ = ["MAX_BYTES", "PhotoKeeper", "PhotoRing", "StoredPhoto"]
+
+log = logging.getLogger(__name__)
+
+MAX_BYTES = 200 * 1024 * 1024
+"""The ring's bound by default: 200 MB."""
+FOLDER = "photos"
+"""The ring's folder in the state directory."""
+JPEG_QUALITY = 95
+_QUEUE = 8
+"""Photos waiting for the writer at most; more are dropped (with a warning) rather than wait."""
+_NAME = re.compile(r"^(\d{8})\.(jpg|csv)$")
+_HEADER = ["x_min", "y_min", "x_max", "y_max", "value"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPhoto:
+    """One photo in the ring: its number, image path and labelled dice."""
+
+    number: int
+    image: Path
+    dice: tuple[LabelledDie, ...]
+
+
+class PhotoRing:
+    """The labelled photos in ``folder``, at most ``max_bytes`` in all, oldest removed first."""
+
+    def __init__(self, folder: Path, *, max_bytes: int = MAX_BYTES) -> None:
+        self.folder = folder
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._sizes: dict[int, int] | None = None  # bytes of each photo (image + labels)
+        self._next: int | None = None
+
+    @classmethod
+    def in_directory(cls, state: Path, *, max_bytes: int = MAX_BYTES) -> PhotoRing:
+        """The ring of the state directory ``state``."""
+        return cls(state / FOLDER, max_bytes=max_bytes)
+
+    def new_number(self) -> int:
+        """A number no photo in the ring has had yet (increasing: older photos have smaller)."""
+        with self._lock:
+            self._scan()
+            assert self._next is not None
+            number = self._next
+            self._next += 1
+            return number
+
+    def write(self, number: int, frame: Frame | None, dice: Sequence[LabelledDie]) -> None:
+        """Write photo ``number`` (``frame`` None: its labels alone, the image is written), then
+        remove the oldest photos until the ring fits. Raises OSError (a full disk...)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        image = self.folder / f"{number:08d}.jpg"
+        labels = self.folder / f"{number:08d}.csv"
+        try:
+            if frame is not None:
+                ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+                if not ok:
+                    raise OSError(f"cannot encode photo {number} as JPEG")
+                _write_atomically(image, encoded.tobytes())
+            rows = [_HEADER] + [
+                [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}", d.value]
+                for d in dice
+            ]
+            text = "".join(",".join(map(str, row)) + "\n" for row in rows)
+            _write_atomically(labels, text.encode("ascii"))
+        except OSError:
+            if frame is not None:
+                image.unlink(missing_ok=True)
+            labels.unlink(missing_ok=True)
+            raise
+        size = _size(image) + _size(labels)
+        with self._lock:
+            self._scan()
+            assert self._sizes is not None
+            self._sizes[number] = size
+            self._trim()
+
+    def photos(self) -> list[StoredPhoto]:
+        """Every whole photo (image and labels) in the ring, oldest first; a labels file that
+        cannot be read is skipped."""
+        found = []
+        for number in self._numbers():
+            image = self.folder / f"{number:08d}.jpg"
+            try:
+                dice = _read_labels(self.folder / f"{number:08d}.csv")
+            except (OSError, ValueError, KeyError):
+                continue
+            if image.is_file():
+                found.append(StoredPhoto(number, image, dice))
+        return found
+
+    def usage(self) -> tuple[int, int]:
+        """How many photos the ring holds and their bytes."""
+        with self._lock:
+            self._sizes = None
+            self._scan()
+            assert self._sizes is not None
+            return len(self._sizes), sum(self._sizes.values())
+
+    def export(self, out: Path) -> int:
+        """Write the photos in the datasets' layout into the folder ``out`` (which must be new
+        or empty): ``images/NNNNNNNN.jpg`` and ``labels.csv`` (``image,x_min,y_min,x_max,y_max,
+        value``). Returns how many photos were written."""
+        images = out / "images"
+        images.mkdir(parents=True, exist_ok=True)
+        count = 0
+        with (out / "labels.csv").open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["image", *_HEADER])
+            for photo in self.photos():
+                if not photo.dice:
+                    continue
+                name = f"images/{photo.image.name}"
+                (out / name).write_bytes(photo.image.read_bytes())
+                for d in photo.dice:
+                    writer.writerow([name, d.x_min, d.y_min, d.x_max, d.y_max, d.value])
+                count += 1
+        return count
+
+    def _numbers(self) -> list[int]:
+        if not self.folder.is_dir():
+            return []
+        numbers = set()
+        for path in self.folder.iterdir():
+            match = _NAME.match(path.name)
+            if match:
+                numbers.add(int(match[1]))
+        return sorted(numbers)
+
+    def _scan(self) -> None:
+        if self._sizes is not None:
+            return
+        sizes = {}
+        for number in self._numbers():
+            base = self.folder / f"{number:08d}"
+            sizes[number] = _size(base.with_suffix(".jpg")) + _size(base.with_suffix(".csv"))
+        self._sizes = sizes
+        newest = max(sizes, default=0)
+        self._next = max(self._next or 1, newest + 1)
+
+    def _trim(self) -> None:
+        assert self._sizes is not None
+        total = sum(self._sizes.values())
+        for number in sorted(self._sizes):
+            if total <= self.max_bytes or len(self._sizes) <= 1:
+                break
+            base = self.folder / f"{number:08d}"
+            for path in (base.with_suffix(".csv"), base.with_suffix(".jpg")):
+                path.unlink(missing_ok=True)
+            total -= self._sizes.pop(number)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    partial = path.with_name(path.name + ".part")
+    try:
+        with partial.open("wb") as handle:
+            handle.write(data)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _read_labels(path: Path) -> tuple[LabelledDie, ...]:
+    with path.open(newline="") as handle:
+        return tuple(
+            LabelledDie(
+                float(row["x_min"]),
+                float(row["y_min"]),
+                float(row["x_max"]),
+                float(row["y_max"]),
+                int(row["value"]),
+            )
+            for row in csv.DictReader(handle)
+        )
+
+
+@dataclass
+class _Pending:
+    """A read throw that counted, not yet confirmed: its frame, reading and dice as they stand."""
+
+    frame: Frame
+    reading: Reading
+    values: tuple[int | None, ...]
+    open: OpenThrow | None
+    number: int | None = None  # set once written (a corrected throw is written at once)
+    written: tuple[int | None, ...] = field(default=())
+
+
+class PhotoKeeper:
+    """Keeps the frames of the throws that counted, labelled, in a `PhotoRing` (see the module)."""
+
+    def __init__(self, ring: PhotoRing, *, background: bool = True) -> None:
+        self.ring = ring
+        self._last: tuple[Reading, Frame] | None = None  # the latest reading and its frame
+        self._settled: tuple[Reading, Frame] | None = None
+        self._pending: _Pending | None = None
+        self._failed = False
+        self._queue: queue.Queue[tuple[int, Frame | None, tuple[LabelledDie, ...]] | None] = (
+            queue.Queue(maxsize=_QUEUE)
+        )
+        self._thread: threading.Thread | None = None
+        self._background = background
+        self.kept = 0
+        """Photos handed to the writer (corrected twice: counted once)."""
+
+    # --- what the controller tells it ------------------------------------------------------
+
+    def watching(self, read: Callable[[Frame], Reading]) -> Callable[[Frame], Reading]:
+        """``read`` that also remembers the frame of its latest reading."""
+
+        def reading(frame: Frame) -> Reading:
+            result = read(frame)
+            self._last = (result, frame)
+            return result
+
+        return reading
+
+    def settled(self, reading: Reading) -> None:
+        """A reading settled (it may count, or be refused and corrected)."""
+        last = self._last
+        if last is not None and last[0] is reading:
+            self._settled = (reading, np.array(last[1], copy=True))  # the camera may reuse it
+        else:
+            self._settled = None
+
+    def counted(self, state: GameState) -> None:
+        """The settled reading counted as the open throw of ``state``."""
+        self.check(state)
+        if self._settled is None:
+            return
+        reading, frame = self._settled
+        self._pending = _Pending(frame, reading, reading.values, state.open_throw)
+
+    def corrected(self, correction: Correction, state: GameState) -> None:
+        """The players confirmed ``correction``, which now stands as the open throw of
+        ``state``: label the photo with the corrected dice and keep it now."""
+        pending = self._pending
+        if not correction.replaces or pending is None:
+            self._settle_pending()
+            if self._settled is None:
+                return
+            reading, frame = self._settled
+            pending = _Pending(frame, reading, reading.values, None)
+        if len(correction.values) != len(pending.reading.dice):
+            return  # not the reading the photo was taken of (a resumed game)
+        pending.values = correction.values
+        pending.open = state.open_throw
+        self._pending = pending
+        self._write(pending)
+
+    def check(self, state: GameState) -> None:
+        """Keep the pending throw once ``state`` moved on from it (it can no longer be
+        corrected: the players confirmed it)."""
+        pending = self._pending
+        if pending is not None and state.open_throw is not pending.open:
+            self._settle_pending()
+
+    def confirm(self) -> None:
+        """Keep the pending throw as it stands (the players checked it: e.g. the game's last)."""
+        self._settle_pending()
+
+    def close(self) -> None:
+        """Wait for the photos being written (idempotent). An unconfirmed throw is not kept."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+
+    def wait(self) -> None:
+        """Wait until every photo handed to the writer is written."""
+        self._queue.join()
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _settle_pending(self) -> None:
+        pending, self._pending = self._pending, None
+        if pending is not None and pending.values != pending.written:
+            self._write(pending)
+
+    def _write(self, pending: _Pending) -> None:
+        dice = _labels(pending.reading, pending.values)
+        first = pending.number is None
+        if first:
+            if not dice:
+                return
+            pending.number = self.ring.new_number()
+            self.kept += 1
+        assert pending.number is not None
+        pending.written = pending.values
+        job = (pending.number, pending.frame if first else None, dice)
+        if not self._background:
+            self._run(job)
+            return
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._writer, name="photos", daemon=True)
+            self._thread.start()
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:
+            log.warning("photos: the disk is slow; a throw's photo was not kept")
+
+    def _writer(self) -> None:
+        while True:
+            job = self._queue.get()
+            try:
+                if job is None:
+                    return
+                self._run(job)
+            finally:
+                self._queue.task_done()
+
+    def _run(self, job: tuple[int, Frame | None, tuple[LabelledDie, ...]]) -> None:
+        number, frame, dice = job
+        try:
+            self.ring.write(number, frame, dice)
+        except OSError as exc:
+            if not self._failed:
+                self._failed = True
+                log.warning(
+                    "photos: cannot keep the throw's photo in %s (%s); the game goes on "
+                    "without keeping photos",
+                    self.ring.folder,
+                    exc.strerror or exc,
+                )
+        except Exception:  # a photo must never stop the game
+            log.exception("photos: a throw's photo could not be kept")
+        else:
+            self._failed = False
+
+
+def _labels(reading: Reading, values: Sequence[int | None]) -> tuple[LabelledDie, ...]:
+    """The dice of ``reading`` labelled with ``values`` (unknown and "not a die" left out)."""
+    out = []
+    for die, value in zip(reading.dice, values, strict=True):
+        if value is None or value == NOT_A_DIE:
+            continue
+        box = die.box
+        out.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, int(value)))
+    return tuple(out)

@@ -1,0 +1,166 @@
+"""Fitting the die classifier's last layer to a table's own dice, from its labelled photos.
+
+The network's features stay as shipped; only the class scores' last layer is fitted (softmax
+regression, numpy alone, seconds on a Pi) to crops cut around the labelled dice as the reader cuts
+them (turned, off-centre, a little larger or smaller), crops beside them and on the empty tray (no
+die centred there). The fit is pulled toward the shipped layer (an L2 penalty on the difference),
+so what the classifier knew of other dice stays. Pure: frames and labels in, a `LastLayer` out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.blob_dice import without_faces_of_dice
+from vision.classify import CLASSES, NO_DIE, LastLayer, features, shipped_last_layer
+from vision.crops import Pyramid, die_crop, pyramid_of
+from vision.evaluation import LabelledDie
+from vision.params import ReaderParams
+from vision.reader import find_pip_faces
+from vision.types import Frame
+from vision.widths import frame_width
+
+__all__ = ["AdaptParams", "adapt_last_layer", "cut_crops", "fit_last_layer"]
+
+_CENTRED = 0.2
+"""In die widths: a crop centred this close to a die centre is a crop of that die."""
+_BESIDE = (0.45, 1.2)
+"""In die widths: crops centred this far from a die are of no die centred there."""
+_FAR = 1.0
+"""In die widths: the empty tray's crops are at least this far from every labelled die."""
+_READER = ReaderParams()
+
+
+@dataclass(frozen=True, slots=True)
+class AdaptParams:
+    """How crops are cut and the layer fitted.
+
+    ``on_die`` crops per die (turned, off-centre by up to 0.2 die widths, scaled by up to
+    exp(±``scale``)), ``beside`` crops per die next to it and ``background`` crops per photo on
+    the tray (class "no die"); ``pull`` the weight of the penalty on the distance to the shipped
+    layer; ``steps`` of gradient descent (Adam) at ``rate``.
+    """
+
+    on_die: int = 24
+    beside: int = 4
+    background: int = 8
+    scale: float = 0.25
+    pull: float = 0.05
+    steps: int = 300
+    rate: float = 0.02
+    seed: int = 0
+
+
+def cut_crops(
+    frame: Frame, dice: Sequence[LabelledDie], rng: np.random.Generator, params: AdaptParams
+) -> tuple[list[Frame], list[int]]:
+    """The training crops of one labelled photo and their classes (0: no die, 1-6)."""
+    labelled = [d for d in dice if d.value is not None and 1 <= d.value <= 6]
+    if not labelled:
+        return [], []
+    pyramid = pyramid_of(frame)
+    width = die_width(frame, pyramid, labelled)
+    crops: list[Frame] = []
+    classes: list[int] = []
+    for die in labelled:
+        x, y = die.center
+        for k in range(params.on_die + params.beside):
+            on = k < params.on_die
+            reach = _CENTRED * math.sqrt(rng.random()) if on else float(rng.uniform(*_BESIDE))
+            theta = float(rng.uniform(0, 2 * math.pi))
+            size = width * math.exp(float(rng.uniform(-params.scale, params.scale)))
+            centre = (x + reach * width * math.cos(theta), y + reach * width * math.sin(theta))
+            crops.append(die_crop(pyramid, centre, size, float(rng.uniform(0, 360))))
+            classes.append(int(die.value) if on and die.value is not None else NO_DIE)
+    height, wide = frame.shape[:2]
+    made = tries = 0
+    while made < params.background and tries < 50 * max(params.background, 1):
+        tries += 1
+        cx, cy = float(rng.uniform(0, wide)), float(rng.uniform(0, height))
+        if any(math.hypot(cx - d.center[0], cy - d.center[1]) < _FAR * width for d in labelled):
+            continue
+        size = width * math.exp(float(rng.uniform(-params.scale, params.scale)))
+        crops.append(die_crop(pyramid, (cx, cy), size, float(rng.uniform(0, 360))))
+        classes.append(NO_DIE)
+        made += 1
+    return crops, classes
+
+
+def die_width(frame: Frame, pyramid: Pyramid, dice: Sequence[LabelledDie]) -> float:
+    """The dice's width in ``frame`` as the reader tells it before reading any die
+    (`vision.widths.frame_width`), so crops are cut at the widths the reader cuts them; else
+    the labelled boxes' median side."""
+    found = find_pip_faces(frame, _READER)
+    kept = without_faces_of_dice(pyramid, found.pips, found.faces, _READER)
+    width = frame_width(found.pips, *kept, _READER)
+    if width is None:
+        width = float(np.median([min(d.x_max - d.x_min, d.y_max - d.y_min) for d in dice]))
+    return width
+
+
+def fit_last_layer(
+    found: npt.NDArray[np.float32],
+    classes: Sequence[int],
+    start: LastLayer,
+    params: AdaptParams = AdaptParams(),
+) -> LastLayer:
+    """The last layer that classifies the features ``found`` (N × features) as ``classes``:
+    softmax regression from ``start``, penalised by ``params.pull`` times the squared distance
+    to it (mean cross-entropy + pull/2 · |W - W₀|²)."""
+    x = np.asarray(found, np.float64)
+    y = np.asarray(classes, np.int64)
+    w0 = np.asarray(start.weights, np.float64)
+    b0 = np.asarray(start.bias, np.float64)
+    if len(x) == 0:
+        return start
+    scale = float(np.sqrt(np.mean(np.sum(x * x, axis=1)))) or 1.0
+    onehot = np.zeros((len(y), CLASSES))
+    onehot[np.arange(len(y)), y] = 1.0
+    w, b = w0.copy(), b0.copy()
+    moments = [np.zeros_like(w), np.zeros_like(b)]
+    squares = [np.zeros_like(w), np.zeros_like(b)]
+    beta1, beta2 = 0.9, 0.999
+    for step in range(1, params.steps + 1):
+        logits = np.einsum("nf,cf->nc", x, w) + b  # einsum: no BLAS threads on a busy Pi
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        error = (p - onehot) / len(y)
+        grads = [
+            np.einsum("nc,nf->cf", error, x) + params.pull * (w - w0),
+            error.sum(axis=0) + params.pull * (b - b0),
+        ]
+        for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
+            moments[i] = beta1 * moments[i] + (1 - beta1) * grad
+            squares[i] = beta2 * squares[i] + (1 - beta2) * grad * grad
+            m = moments[i] / (1 - beta1**step)
+            v = squares[i] / (1 - beta2**step)
+            # Steps in weight units: the features' typical length sets how far one step goes.
+            param -= params.rate / (1 if param is b else scale) * m / (np.sqrt(v) + 1e-12)
+    return LastLayer(w.astype(np.float32), b.astype(np.float32))
+
+
+def adapt_last_layer(
+    photos: Sequence[tuple[Frame, Sequence[LabelledDie]]], params: AdaptParams = AdaptParams()
+) -> tuple[LastLayer, int]:
+    """The last layer fitted to the labelled ``photos`` (frame and its dice) from the shipped
+    one, and how many dice it was fitted to."""
+    rng = np.random.default_rng(params.seed)
+    crops: list[Frame] = []
+    classes: list[int] = []
+    dice = 0
+    for frame, labelled in photos:
+        cut, cls = cut_crops(frame, labelled, rng, params)
+        crops += cut
+        classes += cls
+        dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
+    found = np.concatenate(
+        [features(crops[i : i + 256]) for i in range(0, len(crops), 256)]
+        or [np.zeros((0, 1), np.float32)]
+    )
+    return fit_last_layer(found, classes, shipped_last_layer(), params), dice
