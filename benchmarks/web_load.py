@@ -9,8 +9,9 @@ the dice reader), stepped 20 times a second by
 `device.loop.run_loop` on the real clock. The first run has no web; the second serves it on
 127.0.0.1 (a free port) while a separate process runs the clients for the same time: WATCHERS
 event streams (each fetching the camera picture when its number changes, as the page does) and
-CONTROLLERS paired clients posting a keep and a roll twice a second each (refused while a
-computer plays, so they go through the table's queue without changing the game). It prints each
+CONTROLLERS paired clients posting a keep or a roll once a second each (refused while a
+computer plays, so they go through the table's queue without changing the game), then the table
+alone again (how much the figures vary by themselves on this machine). It prints each
 run's step times (median, 99th percentile, max, in ms) and what the clients got. Everything stops
 by itself after the given time; only 127.0.0.1 is contacted.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import resource
 import socket
 import statistics
 import subprocess
@@ -132,7 +134,12 @@ def run_table(
             if process is not None:
                 out, _ = process.communicate(timeout=seconds + 60)
                 clients = json.loads(out)
+                clients["client_cpu_s"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
             if server is not None:
+                if server.thread_id is not None:
+                    clock = time.pthread_getcpuclockid(server.thread_id)
+                    clients["web_thread_cpu_s"] = time.clock_gettime(clock)
+                clients["wall_s"] = time.monotonic() - end + seconds
                 server.stop()
             if bridge is not None:
                 bridge.close()
@@ -197,7 +204,7 @@ async def clients(url: str, code: str, seconds: float, watchers: int, controller
                     await answer.read()
                     counts[f"control {answer.status}"] += 1
                 latencies.append(time.perf_counter() - start)
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(1.0)
 
         await asyncio.gather(
             *(watch() for _ in range(watchers)), *(control() for _ in range(controllers))
@@ -248,10 +255,19 @@ def main() -> int:
     print(
         _summary(f"with the web, {args.watchers} watching, {args.controllers} controlling", loaded)
     )
+    again = run_table(
+        args.seconds, web=False, watchers=0, controllers=0, real_reader=args.real_reader
+    )
+    print(_summary("without the web again", again))
     got = loaded["clients"]
     assert isinstance(got, dict)
     counts = ", ".join(f"{k}: {v}" for k, v in got["counts"].items())
     print(f"the clients got: {counts}")
+    print(
+        f"CPU over {got['wall_s']:.0f} s: the web's thread {got['web_thread_cpu_s']:.2f} s, "
+        f"the clients' process {got['client_cpu_s']:.2f} s (on the same cores here; on phones "
+        "at the table)"
+    )
     if got["control_median_ms"] is not None:
         print(
             f"control requests answered in median {got['control_median_ms']:.1f} ms, "

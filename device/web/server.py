@@ -341,7 +341,7 @@ async def _events(request: web.Request) -> web.StreamResponse:
                 await asyncio.wait_for(wake.wait(), context.ping_seconds)
             except TimeoutError:
                 await response.write(b": ping\n\n")
-    except (ConnectionResetError, asyncio.CancelledError):
+    except ConnectionResetError:  # the page went away
         pass
     finally:
         context.watchers.discard(wake)
@@ -532,6 +532,8 @@ class WebServer:
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error = ""
+        self.thread_id: int | None = None
+        """The serving thread's `threading.get_ident` (e.g. to read its CPU time)."""
 
     @property
     def url(self) -> str:
@@ -562,6 +564,7 @@ class WebServer:
             self._thread = None
 
     def _run(self) -> None:
+        self.thread_id = threading.get_ident()
         loop = asyncio.new_event_loop()
         self._loop = loop
         try:
