@@ -109,11 +109,11 @@ def _free_port() -> int:
 class Table:
     """`dicekeeper run` as a process: its terminal display's text is its output file."""
 
-    def __init__(self, tmp_path: Path) -> None:
-        self.port = _free_port()
+    def __init__(self, tmp_path: Path, port: int | None = None, name: str = "table") -> None:
+        self.port = _free_port() if port is None else port
         config = tmp_path / "config.toml"
         config.write_text(CONFIG.format(state=tmp_path / "state", port=self.port))
-        self.output = tmp_path / "table.txt"
+        self.output = tmp_path / f"{name}.txt"
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
         env.pop("NOTIFY_SOCKET", None)
         self.process = subprocess.Popen(
@@ -150,16 +150,20 @@ class Table:
             self.process.stdin.close()
 
 
+def _started(table: Table) -> Table:
+    _until(
+        "the table's web address and code",
+        lambda: "code " in table.text() and _answers(table.port),
+        table,
+    )
+    return table
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     running = Table(tmp_path)
     try:
-        _until(
-            "the table's web address and code",
-            lambda: "code " in running.text() and _answers(running.port),
-            running,
-        )
-        yield running
+        yield _started(running)
     finally:
         running.stop()
 
@@ -349,9 +353,20 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     _check_layout(_screenshots(driver, shots, "after-bank"))
     assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
 
-    # The table goes away: the page says it is reconnecting.
+    # The table goes away: the page says it is reconnecting; started again, the page comes back
+    # by itself to the resumed game, and the old token (of the old code) no longer controls it.
     table.stop()
     _until("the reconnecting state", lambda: _by_id(driver, "live").text == "reconnecting…")
+    again = Table(tmp_path, port=table.port, name="again")
+    try:
+        _started(again)
+        _until("the page live again", lambda: _by_id(driver, "live").text == "live", again)
+        _until("the resumed game", lambda: _scores(driver) == {"Ann": "1150", "Bob": "0"}, again)
+        _until("the old pairing dropped", lambda: not _by_id(driver, "controls").is_displayed())
+        assert _by_id(driver, "pair-form").is_displayed()
+    finally:
+        again.stop()
+    assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
 
     keep = os.environ.get("DICEKEEPER_SHOTS")
     if keep:

@@ -75,6 +75,10 @@ function chart(players, target, current) {
       x: left + 6, y: y(target) + 26, class: "goal-label", text: `goal ${target}`,
     }));
   }
+  if (most > (target || 0)) { // the scale: the highest total, where no goal line gives it
+    svg.append(el("svg:line", { x1: left, x2: width - right, y1: y(most), y2: y(most), class: "top" }));
+    svg.append(el("svg:text", { x: left + 6, y: y(most) + 24, class: "tick", text: String(most) }));
+  }
   svg.append(el("svg:text", {
     x: width - right, y: height - 6, class: "tick end",
     text: played === 1 ? "1 turn" : played ? `${played} turns` : "no turns yet",
@@ -269,6 +273,7 @@ function renderControls() {
   const over = state.winner !== null;
   const keeping = state.options.length > 0;
   $("roll").textContent = over ? "New game" : keeping ? "Keep & roll" : "Roll";
+  $("roll").classList.toggle("span", over);
   $("bank").textContent = keeping ? "Keep & bank" : "Bank";
   $("correct").hidden = over || !state.dice.length || board.draft !== null;
   $("roll").hidden = board.draft !== null;
@@ -385,7 +390,10 @@ function connect() {
     setLive("live", true);
     render(JSON.parse(event.data));
   });
-  source.addEventListener("open", () => setLive("live", true));
+  source.addEventListener("open", () => {
+    setLive("live", true);
+    checkToken(); // a table started again knows no earlier token
+  });
   source.addEventListener("error", () => {
     setLive("reconnecting…", false);
     if (source.readyState === EventSource.CLOSED) { // the browser gave up: try again ourselves
@@ -470,7 +478,6 @@ function startBoard() {
     $("camera-none").hidden = !board.showCamera;
   });
   renderControls();
-  checkToken();
   connect();
   loadGames();
 }
