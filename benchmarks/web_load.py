@@ -173,7 +173,7 @@ async def clients(url: str, code: str, seconds: float, watchers: int, controller
         async def watch() -> None:
             camera = 0
             async with session.get(f"{url}/api/events") as stream:
-                counts[f"events {stream.status}"] += 0
+                counts[f"events {stream.status}"] += 1
                 while time.monotonic() < end:
                     try:
                         line = await asyncio.wait_for(
