@@ -80,6 +80,9 @@ MAX_WATCHERS = 64
 PING_SECONDS = 15.0
 TABLE_TIMEOUT = 5.0
 """How long a control request waits for the table's answer (seconds)."""
+ADDRESS_SECONDS = 30.0
+"""How often the address shown on the screens is looked up again (the network may come up, or
+change, after the table started)."""
 CAMERA_INTERVAL = 0.25
 """The camera picture is encoded at most this often (seconds)."""
 GAMES_LISTED = 200
@@ -598,8 +601,33 @@ class WebServer:
             return
         self._ready.set()
         log.info("web scoreboard on %s", self.url)
+        follow = asyncio.create_task(self._follow_address())
         await self._stop.wait()
+        follow.cancel()
         await runner.cleanup()
+
+    async def _follow_address(self) -> None:
+        shown = self.url
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(ADDRESS_SECONDS)
+            url = await loop.run_in_executor(None, lambda: self.url)
+            if url != shown and self.show_address(url):
+                shown = url
+
+    def show_address(self, url: str) -> bool:
+        """Have the table show ``url`` as the scoreboard's address from its next step; False
+        when the table's queue is full (try again later)."""
+
+        def show(controller: Controller, now: float) -> None:
+            controller.overlay = dataclasses.replace(controller.overlay, web=url)
+
+        try:
+            self.context.bridge.submit(show)
+        except TableBusy:
+            return False
+        log.info("web scoreboard now on %s", url)
+        return True
 
 
 # --- where phones find it --------------------------------------------------------------------

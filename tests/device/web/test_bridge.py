@@ -108,3 +108,16 @@ def test_the_address_shown_is_the_bound_one_or_this_machines() -> None:
     assert lan_address("192.168.1.5") == "192.168.1.5"
     found = lan_address("0.0.0.0")
     assert found and found != "0.0.0.0" and not found.startswith("127.")
+
+
+def test_a_new_address_reaches_the_screens_at_the_next_step(tmp_path: Path) -> None:
+    from device.web.auth import Pairing
+    from device.web.server import WebServer, connect
+
+    rig = open_rig(config(tmp_path))
+    bridge = WebBridge()
+    server = WebServer(bridge, Pairing(), bind="0.0.0.0", port=8080, store_path=None)
+    connect(bridge, rig.table.controller, url="http://raspberrypi.local:8080", code="1234")
+    assert rig.step().web == "http://raspberrypi.local:8080"
+    assert server.show_address("http://192.168.1.7:8080")
+    assert rig.step().web == "http://192.168.1.7:8080"

@@ -148,3 +148,16 @@ def test_the_camera_picture_is_the_newest_frame_as_jpeg(tmp_path: Path) -> None:
             assert decoded[24, 8, 2] > 200 and decoded[24, 56, 2] < 50
 
     asyncio.run(check())
+
+
+def test_the_final_round_is_when_a_score_reached_the_target_and_nobody_won() -> None:
+    from device.web.state import state_json
+    from hardware.view import Phase, PlayerView, TableView
+
+    players = (PlayerView("Ann", 3200), PlayerView("Bob", 900))
+    playing = TableView(rules="farkle", players=players, current=1, target=3000)
+    assert state_json(playing)["final_round"] is True
+    early = TableView(rules="farkle", players=players, current=1, target=5000)
+    assert state_json(early)["final_round"] is False
+    over = TableView(players=players, target=3000, winner=0, phase=Phase.GAME_OVER)
+    assert state_json(over)["final_round"] is False and state_json(over)["winner"] == "Ann"
