@@ -16,7 +16,8 @@ requests go back through its queue and are awaited here with a timeout. Control 
 refused from another origin (403: the ``Origin``, else ``Referer``, must be this ``Host``),
 without ``application/json`` (400), above `MAX_BODY` bytes (413), and past `POSTS_PER_WINDOW`
 posts in `POST_WINDOW` seconds from one address (429). At most `MAX_WATCHERS` event streams are
-served at once (503 beyond). Store reads and JPEG encoding run in worker threads.
+served at once (503 beyond). Store reads (with the replay of the games) and JPEG encoding run in
+worker threads.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from device.store import GameStore, StoreError
 from device.web.auth import Pairing, RateLimit, TooMany, WrongCode
 from device.web.bridge import TableBusy, WebBridge
 from device.web.control import KINDS, BadRequest, Outcome, parse
-from device.web.games import game_json, game_record, summary_json, write_csv
+from device.web.games import GameRecord, game_json, game_record, summary_json, write_csv
 from device.web.state import EMPTY_VIEW, state_json
 from engine.errors import DicekeeperError
 from engine.rules import rules_names
@@ -464,22 +465,30 @@ async def _control(request: web.Request, *, kind: str) -> web.StreamResponse:
 # --- finished games --------------------------------------------------------------------------
 
 
+def _finished(store: GameStore) -> list[GameRecord]:
+    return [game_record(game) for game in store.history(GAMES_LISTED)]
+
+
 async def _games(request: web.Request) -> web.StreamResponse:
-    stored = await _stored(request, lambda store: store.history(GAMES_LISTED))
-    return web.json_response([summary_json(game_record(game)) for game in stored])
+    records = await _stored(request, _finished)
+    return web.json_response([summary_json(record) for record in records])
 
 
 async def _games_csv(request: web.Request) -> web.StreamResponse:
-    stored = await _stored(request, lambda store: store.history(GAMES_LISTED))
-    return _csv([game_record(game) for game in stored], "dicekeeper-games.csv")
+    return _csv(await _stored(request, _finished), "dicekeeper-games.csv")
 
 
-async def _one(request: web.Request) -> Any:
+async def _one(request: web.Request) -> GameRecord:
     game_id = int(request.match_info["id"])
-    stored = await _stored(request, lambda store: store.game(game_id))
-    if stored is None or not stored.is_finished:
+
+    def read(store: GameStore) -> GameRecord | None:
+        stored = store.game(game_id)
+        return game_record(stored) if stored.is_finished else None
+
+    record: GameRecord | None = await _stored(request, read)
+    if record is None:
         raise web.HTTPNotFound()
-    return game_record(stored)
+    return record
 
 
 async def _game(request: web.Request) -> web.StreamResponse:
@@ -500,7 +509,7 @@ async def _stored(request: web.Request, read: Callable[[GameStore], Any]) -> Any
         raise web.HTTPServiceUnavailable(reason=str(exc)[:200]) from None
 
 
-def _csv(records: list[Any], filename: str) -> web.Response:
+def _csv(records: list[GameRecord], filename: str) -> web.Response:
     out = io.StringIO()
     write_csv(records, out)
     return web.Response(
