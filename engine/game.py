@@ -3,17 +3,18 @@
 Public API (all in this module unless noted)::
 
     game = Game(rules, players=("Ann", "Bob"), rng=random.Random(7))   # first player starts
-    game.state -> GameState          # frozen snapshot (engine.state), safe to keep and render
-    game.phase -> Phase              # THROW, KEEP, DECIDE, PASS or OVER (see below)
-    game.current_player -> Player | None     # Player(name, history), .total, .has_entered
-    game.players -> tuple[Player, ...]       # in turn order; game.state.starter: who started
-    game.turn_total, game.dice_to_throw, game.set_aside, game.throws, game.last_throw
-    game.state.dice -> tuple[int | None, ...]  # set aside, then thrown or None (in the cup)
-    game.options -> tuple[Keep, ...] # legal keeps of the last throw (phase KEEP), best first
-    game.scoring -> Scoring | None   # the full scoring of the last throw (phase KEEP)
-    game.passed -> Passed | None     # dice and total on offer (phase PASS)
-    game.is_final_round, game.can_bank, game.winners, game.last_turn
+    game.rules -> Rules
     game.events -> tuple[Event, ...] # every accepted request, in order
+    game.state -> GameState          # frozen snapshot (engine.state), safe to keep and render:
+    game.state.phase -> Phase        # THROW, KEEP, DECIDE, PASS or OVER (see below)
+    game.state.current_player -> Player | None   # Player(name, history), .total, .has_entered
+    game.state.players -> tuple[Player, ...]     # in turn order; .starter: who started
+    game.state.turn -> Turn          # .total, .set_aside, .throws, .scoring (phase KEEP)
+    game.state.dice_to_throw, .last_throw, .dice (set aside, then thrown or None: in the cup)
+    game.state.options -> tuple[Keep, ...]  # legal keeps of the last throw (phase KEEP), best first
+    game.state.passed -> Passed | None      # dice and total on offer (phase PASS)
+    game.state.is_final_round, .can_bank, .winners, .last_turn
+    game.phase, game.options         # the same as game.state.phase, game.state.options
 
     game.add_player(name) / game.remove_player(name)   # between turns only
     game.throw(values=None)   # values: Throw, "11345", or ints; None draws from the rng
@@ -42,7 +43,8 @@ Every request is validated first; a rejected one raises a leaf of `engine.errors
 naming the problem, and leaves the game exactly as it was (the state is a frozen value replaced
 only on success; the rng is drawn from only after the phase allows a throw). Every accepted request
 appends one event (`engine.events`), which serialises with ``event.to_json()`` and parses back with
-`engine.events.event_from_json`. A strategy reads `state` (options, turn total, dice left, totals,
+`engine.events.event_from_json`. A `Game` holds the rules, the rng and the events; everything
+else is read from `state`. A strategy reads `state` (options, turn total, dice left, totals,
 is_final_round) and answers with requests; `engine.state.apply` simulates without a `Game`.
 """
 
@@ -66,9 +68,9 @@ from engine.events import (
     Thrown,
     TurnSkipped,
 )
-from engine.players import Player, TurnRecord
+from engine.players import TurnRecord
 from engine.rules import Rules
-from engine.scoring import Keep, Scoring
+from engine.scoring import Keep
 from engine.state import GameState, Passed, Phase, apply, check_can_throw
 
 __all__ = ["Game", "GameState", "Passed", "Phase"]
@@ -123,7 +125,7 @@ class Game:
         name = self._current_name("throw")
         if values is None:
             check_can_throw(self._state, name)  # before drawing: a refusal leaves the rng as is
-            thrown = Throw.random(self._rng, self.dice_to_throw, faces=self.rules.faces)
+            thrown = Throw.random(self._rng, self._state.dice_to_throw, faces=self.rules.faces)
         elif isinstance(values, Throw):
             thrown = values
         elif isinstance(values, str):
@@ -136,7 +138,7 @@ class Game:
     def keep(self, dice: Iterable[int] | str) -> Keep:
         """Set aside these scoring dice of the last throw; returns the keep with its score."""
         values = Throw.from_str(dice).values if isinstance(dice, str) else tuple(dice)
-        scoring = self.scoring
+        scoring = self._state.turn.scoring
         self.apply(Kept(self._current_name("keep"), tuple(sorted(values))))
         assert scoring is not None  # accepted only in the KEEP phase
         found = scoring.find(values)
@@ -145,7 +147,7 @@ class Game:
 
     def bank(self) -> TurnRecord:
         """Bank the turn total; returns the turn's record."""
-        self.apply(Banked(self._current_name("bank"), self.turn_total))
+        self.apply(Banked(self._current_name("bank"), self._state.turn.total))
         last = self._state.last_turn
         assert last is not None
         return last[1]
@@ -187,7 +189,7 @@ class Game:
         self.apply(Restarted())
 
     def _current_name(self, action: str) -> str:
-        if self.phase is Phase.OVER:
+        if self._state.phase is Phase.OVER:
             raise GameOver(f"cannot {action}: the game is over; only a restart is possible")
         player = self._state.current_player
         if player is None:
@@ -208,75 +210,10 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        """What the game waits for."""
+        """What the game waits for (``state.phase``)."""
         return self._state.phase
 
     @property
-    def players(self) -> tuple[Player, ...]:
-        """The players in turn order."""
-        return self._state.players
-
-    @property
-    def current_player(self) -> Player | None:
-        """Whose turn it is (None with no players or once the game is over)."""
-        return self._state.current_player
-
-    @property
-    def turn_total(self) -> int:
-        """Points of the current turn so far (including points taken over from a pass)."""
-        return self._state.turn.total
-
-    @property
-    def dice_to_throw(self) -> int:
-        """How many dice the next throw has."""
-        return self._state.dice_to_throw
-
-    @property
-    def set_aside(self) -> tuple[int, ...]:
-        """Dice set aside this turn (since the turn started or the last hot dice)."""
-        return self._state.turn.set_aside
-
-    @property
-    def throws(self) -> tuple[Throw, ...]:
-        """The throws of the current turn."""
-        return self._state.turn.throws
-
-    @property
-    def last_throw(self) -> Throw | None:
-        """The latest throw of the current turn."""
-        return self._state.last_throw
-
-    @property
-    def scoring(self) -> Scoring | None:
-        """The scoring of the last throw while the player must choose what to keep."""
-        return self._state.turn.scoring
-
-    @property
     def options(self) -> tuple[Keep, ...]:
-        """The legal keeps of the last throw (phase KEEP), best first."""
+        """The legal keeps of the last throw (phase KEEP), best first (``state.options``)."""
         return self._state.options
-
-    @property
-    def passed(self) -> Passed | None:
-        """The dice and total on offer in the PASS phase."""
-        return self._state.passed
-
-    @property
-    def is_final_round(self) -> bool:
-        """True once someone reached the target."""
-        return self._state.is_final_round
-
-    @property
-    def can_bank(self) -> bool:
-        """True if `bank` would be accepted now."""
-        return self._state.can_bank
-
-    @property
-    def winners(self) -> tuple[Player, ...]:
-        """The winner(s) once the game is over; () before."""
-        return self._state.winners
-
-    @property
-    def last_turn(self) -> tuple[str, TurnRecord] | None:
-        """The name and record of the most recently finished turn."""
-        return self._state.last_turn

@@ -20,6 +20,8 @@ from engine.scoring import Keep
 from engine.state import GameState, Phase
 
 GameLike = Game | GameState
+"""What a strategy is asked about: a `Game`, or a `GameState` (the table's session and the solvers
+hold only the state). `Situation.of` reads the state either way; a strategy needs nothing else."""
 
 
 class UnknownStrategy(DicekeeperError, LookupError):

@@ -36,28 +36,28 @@ class GameResult:
 
 def play_one_turn(game: Game, strategy: Strategy) -> None:
     """Let ``strategy`` play the current player's turn of ``game`` to its end."""
-    player = game.current_player
+    player = game.state.current_player
     if player is None:
-        raise StuckGame(f"no current player (phase {game.phase.value!r})")
+        raise StuckGame(f"no current player (phase {game.state.phase.value!r})")
     turns = player.turns
-    while game.phase is not Phase.OVER:
-        current = game.current_player
+    while (state := game.state).phase is not Phase.OVER:
+        current = state.current_player
         if current is None or current.name != player.name or current.turns != turns:
             return
-        phase = game.phase
+        phase = state.phase
         if phase is Phase.THROW:
             game.throw()
         elif phase is Phase.KEEP:
-            game.keep(strategy.choose_keep(game).dice)
+            game.keep(strategy.choose_keep(state).dice)
         elif phase is Phase.DECIDE:
-            if game.dice_to_throw and (not game.can_bank or strategy.wants_to_roll(game)):
+            if state.dice_to_throw and (not state.can_bank or strategy.wants_to_roll(state)):
                 game.throw()
-            elif game.can_bank:
+            elif state.can_bank:
                 game.bank()
             else:
                 game.next_player()
         elif phase is Phase.PASS:
-            if strategy.wants_pass(game):
+            if strategy.wants_pass(state):
                 game.take_passed()
             else:
                 game.decline_passed()
@@ -75,15 +75,15 @@ def play_game(
     game = Game(rules, names, rng=rng)
     trajectory: list[tuple[int, ...]] = []
     turns = 0
-    while game.phase is not Phase.OVER and turns < MAX_TURNS:
-        current = game.current_player
+    while game.state.phase is not Phase.OVER and turns < MAX_TURNS:
+        current = game.state.current_player
         assert current is not None
         play_one_turn(game, by_name[current.name])
         turns += 1
-        trajectory.append(tuple(p.total for p in game.players))
-    totals = tuple(p.total for p in game.players)
-    if game.phase is Phase.OVER:
-        winners = tuple(p.name for p in game.winners)
+        trajectory.append(tuple(p.total for p in game.state.players))
+    totals = tuple(p.total for p in game.state.players)
+    if game.state.phase is Phase.OVER:
+        winners = tuple(p.name for p in game.state.winners)
     else:
         best = max(totals)
         winners = tuple(n for n, t in zip(names, totals, strict=True) if t == best)

@@ -112,7 +112,7 @@ class TerminalGame:
         rules = self.game.rules
         self.write(f"{rules.name}: {summary(rules)}")
         try:
-            while self.game.phase is not Phase.OVER:
+            while self.game.state.phase is not Phase.OVER:
                 self.step()
         except _Quit:
             self.write("Game abandoned.")
@@ -126,38 +126,39 @@ class TerminalGame:
 
     def step(self) -> None:
         """Handle one request of the current phase."""
-        game = self.game
-        player = game.current_player
+        state = self.game.state
+        player = state.current_player
         if player is None:
             raise PlayerError("the game has no players")
         if self._announced != (player.name, player.turns):
             self._announced = (player.name, player.turns)
             self.write("")
-            final = " (final round)" if game.is_final_round else ""
+            final = " (final round)" if state.is_final_round else ""
             self.write(f"== {player.name}'s turn{final}, total {player.total} ==")
-            if len(game.players) > 1:
-                self.write("   scores: " + ", ".join(f"{p.name} {p.total}" for p in game.players))
+            if len(state.players) > 1:
+                self.write("   scores: " + ", ".join(f"{p.name} {p.total}" for p in state.players))
         strategy = self.computers.get(player.name)
         if strategy is not None:
             self.computer_step(player, strategy)
             return
-        if game.phase in (Phase.THROW, Phase.DECIDE) and not self.decide(player):
+        if state.phase in (Phase.THROW, Phase.DECIDE) and not self.decide(player):
             return
-        if game.phase is Phase.KEEP:
+        phase = self.game.state.phase  # after the throw
+        if phase is Phase.KEEP:
             self.choose_keep()
-        elif game.phase is Phase.PASS:
+        elif phase is Phase.PASS:
             self.answer_pass()
 
     def decide(self, player: Player) -> bool:
         """Throw (or bank in DECIDE); False if the turn ended here."""
-        game = self.game
-        if game.phase is Phase.DECIDE:
-            if game.dice_to_throw == game.rules.dice > 1 and not game.set_aside:
+        state = self.game.state
+        if state.phase is Phase.DECIDE:
+            if state.dice_to_throw == state.rules.dice > 1 and not state.turn.set_aside:
                 self.write("Hot dice: every die has scored, you may throw them all again.")
-            default = "b" if game.can_bank else "t"
-            choices = "[t]hrow or [b]ank" if game.dice_to_throw else "[b]ank"
+            default = "b" if state.can_bank else "t"
+            choices = "[t]hrow or [b]ank" if state.dice_to_throw else "[b]ank"
             answer = self.ask(
-                f"turn total {game.turn_total}, {_dice(game.dice_to_throw)} to throw: {choices}?",
+                f"turn total {state.turn.total}, {_dice(state.dice_to_throw)} to throw: {choices}?",
                 default,
             )
             if answer.startswith("b"):
@@ -171,34 +172,36 @@ class TerminalGame:
     def throw(self, player: Player) -> bool:
         """Throw the dice for ``player`` and say what came; False if the turn ended (a bust)."""
         game = self.game
-        before = game.last_turn
+        before = game.state.last_turn
         thrown = game.throw()
         self.write(f"{player.name} throws {format_dice(thrown.values)}")
-        if game.last_turn is not before:
+        state = game.state
+        if state.last_turn is not before:
             self.write(f"  bust: {self.bust_reason()}, {player.name} loses the turn")
             return False
-        if game.phase is Phase.DECIDE and game.rules.dice == 1:  # one die: it counts, roll on
-            self.write(f"  turn total {game.turn_total}")
-        elif game.phase is Phase.DECIDE:  # the rules set every scoring die aside
-            aside = format_dice(game.set_aside) if game.set_aside else "every die"
-            self.write(f"  set aside {aside}, turn total {game.turn_total}")
+        if state.phase is Phase.DECIDE and game.rules.dice == 1:  # one die: it counts, roll on
+            self.write(f"  turn total {state.turn.total}")
+        elif state.phase is Phase.DECIDE:  # the rules set every scoring die aside
+            aside = format_dice(state.turn.set_aside) if state.turn.set_aside else "every die"
+            self.write(f"  set aside {aside}, turn total {state.turn.total}")
         return True
 
     def computer_step(self, player: Player, strategy: Strategy) -> None:
         """Let the computer player ``player`` answer the current request, saying what it did."""
         game = self.game
-        if game.phase is Phase.KEEP:
-            keep = game.keep(strategy.choose_keep(game).dice)
+        state = game.state
+        if state.phase is Phase.KEEP:
+            keep = game.keep(strategy.choose_keep(state).dice)
             self.write(f"  {player.name} sets aside {format_dice(keep.dice)} for {keep.score}")
-        elif game.phase is Phase.PASS:
-            taken = strategy.wants_pass(game)
+        elif state.phase is Phase.PASS:
+            taken = strategy.wants_pass(state)
             self.write(f"  {player.name} {'takes the passed dice' if taken else 'throws fresh'}")
             if taken:
                 game.take_passed()
             else:
                 game.decline_passed()
-        elif game.phase is Phase.DECIDE and game.can_bank and not strategy.wants_to_roll(game):
-            remark = strategy.remark(game)
+        elif state.phase is Phase.DECIDE and state.can_bank and not strategy.wants_to_roll(state):
+            remark = strategy.remark(state)
             if remark:
                 self.write(f"  {player.name}: {remark}")
             self.bank(player)
@@ -217,7 +220,7 @@ class TerminalGame:
 
     def choose_keep(self) -> None:
         game = self.game
-        options = game.options
+        options = game.state.options
         for number, option in enumerate(options, start=1):
             self.write(f"  {number:>2}) keep {format_dice(option.dice):<12} {option.score:>5}")
         answer = self.ask(f"keep which (1-{len(options)})?", "1")
@@ -228,7 +231,7 @@ class TerminalGame:
         self.write(f"  set aside {format_dice(keep.dice)} for {keep.score}")
 
     def answer_pass(self) -> None:
-        passed = self.game.passed
+        passed = self.game.state.passed
         assert passed is not None  # the PASS phase always offers dice
         answer = self.ask(
             f"{passed.player} passed {_dice(passed.dice)} with {passed.points} points: "
@@ -258,12 +261,12 @@ class TerminalGame:
         return True
 
     def write_scores(self) -> None:
-        for player in self.game.players:
+        for player in self.game.state.players:
             self.write(f"  {player.name:<12} {player.total:>6}")
 
     def write_history(self) -> None:
         """Every turn of every player: one row per turn number, ``points = total after``."""
-        players = self.game.players
+        players = self.game.state.players
         width = max(14, *(len(p.name) + 2 for p in players))
         self.write(("turn " + "".join(f"{p.name:<{width}}" for p in players)).rstrip())
         for number in range(1, max(p.turns for p in players) + 1):
@@ -280,12 +283,12 @@ class TerminalGame:
         self.write_history()
         self.write("")
         self.write("== Game over ==")
-        for player in game.players:
+        for player in game.state.players:
             turns = ", ".join(_record_text(record) for record in player.history)
             self.write(f"  {player.name:<12} {player.total:>6}   {turns}")
-        names = " and ".join(p.name for p in game.winners)
-        verb = "wins" if len(game.winners) == 1 else "tie"
-        self.write(f"{names} {verb} with {game.winners[0].total}.")
+        names = " and ".join(p.name for p in game.state.winners)
+        verb = "wins" if len(game.state.winners) == 1 else "tie"
+        self.write(f"{names} {verb} with {game.state.winners[0].total}.")
 
 
 def _record_text(record: TurnRecord) -> str:

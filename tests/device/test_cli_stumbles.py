@@ -65,7 +65,7 @@ def test_a_person_and_a_computer_take_turns() -> None:
     text = "\n".join(lines)
     assert "Greedy 0.3 throws" in text and "Greedy 0.3 banks" in text
     assert "Ann throws" in text
-    assert game.players[1].turns >= 1  # the computer played without being asked
+    assert game.state.players[1].turns >= 1  # the computer played without being asked
 
 
 def test_play_refuses_an_unknown_computer_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:

@@ -81,11 +81,11 @@ def test_play_in_the_terminal_ends_at_the_first_bank_to_100() -> None:
 
     def answer(question: str) -> str:
         lines.append(question)
-        return "t" if game.turn_total < 20 else "b"
+        return "t" if game.state.turn.total < 20 else "b"
 
     assert TerminalGame(game, read=answer, write=lines.append).play() == 0
-    assert game.phase is Phase.OVER
-    totals = sorted(p.total for p in game.players)
+    assert game.state.phase is Phase.OVER
+    totals = sorted(p.total for p in game.state.players)
     assert totals[0] < 100 <= totals[1]
     text = "\n".join(lines)
     assert "1 die to throw" in text and "Hot dice" not in text and "1 dice" not in text

@@ -26,11 +26,11 @@ def replayed(played: Game) -> Game:
 def test_a_misread_bust_is_undone_and_the_turn_goes_on() -> None:
     played = game()
     played.throw("22346")  # read so: a bust, Bob's turn
-    assert played.current_player is not None and played.current_player.name == "Bob"
+    assert played.state.current_player is not None and played.state.current_player.name == "Bob"
     played.correct("11146", by="buttons")
-    assert played.current_player is not None and played.current_player.name == "Ann"
-    assert played.phase is Phase.DECIDE and played.turn_total == 1000
-    assert played.players[0].history == ()  # the bust is gone from Ann's record
+    assert played.state.current_player is not None and played.state.current_player.name == "Ann"
+    assert played.state.phase is Phase.DECIDE and played.state.turn.total == 1000
+    assert played.state.players[0].history == ()  # the bust is gone from Ann's record
     assert played.events[-1] == Corrected("Ann", (2, 2, 3, 4, 6), (1, 1, 1, 4, 6), "buttons")
     assert replayed(played).state == played.state
 
@@ -38,10 +38,10 @@ def test_a_misread_bust_is_undone_and_the_turn_goes_on() -> None:
 def test_a_misread_scoring_throw_can_become_a_bust() -> None:
     played = game("farkle")
     played.throw("115234")
-    assert played.phase is Phase.KEEP
+    assert played.state.phase is Phase.KEEP
     played.correct("223466", by="keyboard")
-    assert played.phase is Phase.THROW and played.current_player is not None
-    assert played.current_player.name == "Bob" and played.players[0].history[-1].is_bust
+    assert played.state.phase is Phase.THROW and played.state.current_player is not None
+    assert played.state.current_player.name == "Bob" and played.state.players[0].history[-1].is_bust
 
 
 def test_correcting_twice_keeps_the_first_reading() -> None:
@@ -49,7 +49,7 @@ def test_correcting_twice_keeps_the_first_reading() -> None:
     played.throw("115234")
     played.correct("115236")
     played.correct("111236")
-    assert played.scoring is not None and played.options[0].dice == (1, 1, 1)
+    assert played.state.turn.scoring is not None and played.state.options[0].dice == (1, 1, 1)
     last = played.events[-1]
     assert isinstance(last, Corrected) and last.read == (1, 1, 5, 2, 3, 6)
     assert replayed(played).state == played.state
@@ -74,7 +74,7 @@ def test_only_the_latest_throw_is_open_to_correction() -> None:
     played.keep("11")
     played.throw("2346")  # a bust, read so
     played.correct("5346")
-    assert played.phase is Phase.KEEP and played.options[0].score == 50
+    assert played.state.phase is Phase.KEEP and played.state.options[0].score == 50
     with pytest.raises(InvalidThrow, match="expected 4 dice"):
         played.correct("115234")
 
@@ -102,7 +102,7 @@ def test_the_throw_that_ended_the_game_can_be_corrected() -> None:
     played.throw("11145")
     played.bank()
     played.throw("23462")  # Bob busts: the round is over and Ann has won
-    assert played.phase is Phase.OVER
+    assert played.state.phase is Phase.OVER
     played.correct("11162", by="buttons")  # no: Bob threw three ones
-    assert played.phase is Phase.DECIDE and played.turn_total == 1000
+    assert played.state.phase is Phase.DECIDE and played.state.turn.total == 1000
     assert replayed(played).state == played.state

@@ -48,11 +48,11 @@ def test_the_first_bank_to_the_target_ends_a_three_player_game() -> None:
     game.keep("222333")
     game.throw("111234")
     game.keep("111")
-    assert game.turn_total == 1500
+    assert game.state.turn.total == 1500
     game.bank()
-    assert game.phase is Phase.OVER
-    assert [p.name for p in game.winners] == ["Ann"]
-    assert [p.turns for p in game.players] == [1, 0, 0]
+    assert game.state.phase is Phase.OVER
+    assert [p.name for p in game.state.winners] == ["Ann"]
+    assert [p.turns for p in game.state.players] == [1, 0, 0]
 
 
 def test_under_the_other_end_rules_the_others_still_play() -> None:
@@ -61,7 +61,7 @@ def test_under_the_other_end_rules_the_others_still_play() -> None:
     game.throw("111234")
     game.keep("111")
     game.bank()
-    assert game.phase is Phase.THROW and game.is_final_round
+    assert game.state.phase is Phase.THROW and game.state.is_final_round
 
 
 # Keep-all with an entry rule (greed) and choose-what-to-keep (farkle), both ending at once.

@@ -23,10 +23,10 @@ def test_greed_first_throw_of_exactly_300_enters(dice: str) -> None:
     game = Game(find_rules("greed"), ["Ann", "Bob"])
     assert score_throw(game.rules, [int(c) for c in dice]).best == 300
     game.throw(dice)
-    assert game.phase is Phase.DECIDE
-    assert game.current_player is not None and game.current_player.name == "Ann"
-    assert game.turn_total == 300
-    assert game.can_bank
+    assert game.state.phase is Phase.DECIDE
+    assert game.state.current_player is not None and game.state.current_player.name == "Ann"
+    assert game.state.turn.total == 300
+    assert game.state.can_bank
     game.bank()
     assert game.state.player("Ann").total == 300
 
@@ -36,7 +36,7 @@ def test_greed_first_throw_under_300_busts(dice: str) -> None:
     game = Game(find_rules("greed"), ["Ann", "Bob"])
     assert 0 < score_throw(game.rules, [int(c) for c in dice]).best < 300
     game.throw(dice)
-    assert game.current_player is not None and game.current_player.name == "Bob"
+    assert game.state.current_player is not None and game.state.current_player.name == "Bob"
     record = game.state.player("Ann").history[-1]
     assert record.outcome is TurnOutcome.BUST and record.total == 0
 
@@ -45,12 +45,12 @@ def test_greed_threshold_binds_only_the_first_throw_before_entering() -> None:
     game = Game(find_rules("greed"), ["Ann", "Bob"])
     game.throw("33324")  # exactly 300: enters the turn
     game.throw("52")  # a later throw of 50 is fine
-    assert game.phase is Phase.DECIDE and game.turn_total == 350
+    assert game.state.phase is Phase.DECIDE and game.state.turn.total == 350
     game.bank()
     game.throw("22346")  # Bob busts
     game.throw("11523")  # Ann has entered: 250 on a first throw no longer busts
-    assert game.phase is Phase.DECIDE and game.turn_total == 250
-    assert game.current_player is not None and game.current_player.name == "Ann"
+    assert game.state.phase is Phase.DECIDE and game.state.turn.total == 250
+    assert game.state.current_player is not None and game.state.current_player.name == "Ann"
 
 
 # --- Ruby Koans Greed: a turn must bank 300 --------------------------------------------------
@@ -59,9 +59,9 @@ def test_greed_threshold_binds_only_the_first_throw_before_entering() -> None:
 def test_koans_bank_of_exactly_300_enters() -> None:
     game = Game(find_rules("greed-koans"), ["Ann", "Bob"])
     game.throw("51341")  # 250, two dice left
-    assert not game.can_bank
+    assert not game.state.can_bank
     game.throw("53")  # +50: exactly 300
-    assert game.turn_total == 300 and game.can_bank
+    assert game.state.turn.total == 300 and game.state.can_bank
     game.bank()
     ann = game.state.player("Ann")
     assert ann.total == 300 and ann.has_entered
@@ -70,7 +70,7 @@ def test_koans_bank_of_exactly_300_enters() -> None:
 def test_koans_bank_of_300_in_one_throw_enters() -> None:
     game = Game(find_rules("greed-koans"), ["Ann", "Bob"])
     game.throw("33324")
-    assert game.can_bank
+    assert game.state.can_bank
     assert game.bank().total == 300
 
 
@@ -78,7 +78,7 @@ def test_koans_bank_of_300_in_one_throw_enters() -> None:
 def test_koans_bank_under_300_is_refused_and_changes_nothing(dice: str) -> None:
     game = Game(find_rules("greed-koans"), ["Ann", "Bob"])
     game.throw(dice)
-    assert game.turn_total == 250 and not game.can_bank
+    assert game.state.turn.total == 250 and not game.state.can_bank
     before = game.state
     with pytest.raises(EntryThresholdNotMet, match="300"):
         game.bank()
@@ -91,7 +91,7 @@ def test_koans_small_banks_count_once_entered() -> None:
     game.bank()
     game.throw("22346")  # Bob busts
     game.throw("52346")  # Ann: 50
-    assert game.can_bank
+    assert game.state.can_bank
     assert game.bank().total == 350
 
 
@@ -102,7 +102,7 @@ def test_house_first_score_of_exactly_500_enters() -> None:
     game = Game(find_rules("greed-house"), ["Ann", "Bob"])
     game.throw("555236")
     game.keep("555")
-    assert game.turn_total == 500 and game.can_bank
+    assert game.state.turn.total == 500 and game.state.can_bank
     game.bank()
     assert game.state.player("Ann").total == 500
 
@@ -111,12 +111,12 @@ def test_house_first_score_of_450_is_refused_then_500_enters() -> None:
     game = Game(find_rules("greed-house"), ["Ann", "Bob"])
     game.throw("444526")
     game.keep("4445")
-    assert game.turn_total == 450 and not game.can_bank
+    assert game.state.turn.total == 450 and not game.state.can_bank
     with pytest.raises(EntryThresholdNotMet, match="500"):
         game.bank()
     game.throw("52")
     game.keep("5")
-    assert game.turn_total == 500 and game.can_bank
+    assert game.state.turn.total == 500 and game.state.can_bank
     assert game.bank().total == 500
 
 
@@ -165,9 +165,9 @@ def _first_throws(rules: Rules) -> tuple[str, str]:
 def _first_turn(rules: Rules, dice: str) -> Game:
     game = Game(rules, ["Ann", "Bob"])
     game.throw(dice)
-    if game.phase is Phase.KEEP:
+    if game.state.phase is Phase.KEEP:
         assert rules.keep is KeepRule.CHOOSE
-        game.keep(game.options[0].dice)
+        game.keep(game.state.options[0].dice)
     return game
 
 
@@ -175,15 +175,17 @@ def _first_turn(rules: Rules, dice: str) -> Game:
 def test_every_rule_set_enters_at_exactly_its_threshold(rules: Rules) -> None:
     at, below = _first_throws(rules)
     game = _first_turn(rules, at)
-    assert game.turn_total == rules.entry_threshold and game.can_bank, at
+    assert game.state.turn.total == rules.entry_threshold and game.state.can_bank, at
     assert game.bank().total == rules.entry_threshold
     assert game.state.player("Ann").has_entered
 
     game = _first_turn(rules, below)
     if rules.entry is EntryRule.FIRST_ROLL:
-        assert game.current_player is not None and game.current_player.name == "Bob", below
+        assert game.state.current_player is not None and game.state.current_player.name == "Bob", (
+            below
+        )
         assert game.state.player("Ann").history[-1].outcome is TurnOutcome.BUST
     else:
-        assert game.phase is Phase.DECIDE and not game.can_bank, below
+        assert game.state.phase is Phase.DECIDE and not game.state.can_bank, below
         with pytest.raises(EntryThresholdNotMet):
             game.bank()

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine.errors import DicekeeperError
 from engine.events import event_from_json
 from engine.game import Game, Phase
-from engine.rules import Rules, builtin_rules
+from engine.rules import ZILCH_PENALTY, Rules, builtin_rules
 
 RULES = builtin_rules()
 # Passing is the rarest path; weight the house rules so random games reach it often.
@@ -35,11 +35,11 @@ ACTIONS = (
 
 def sensible_request(game: Game, data: st.DataObject) -> None:
     """A request that fits the phase (so games get to passes, final rounds and their end)."""
-    if game.phase is Phase.KEEP:
-        game.keep(data.draw(st.sampled_from(game.options)).dice)
-    elif game.phase is Phase.PASS:
+    if game.state.phase is Phase.KEEP:
+        game.keep(data.draw(st.sampled_from(game.state.options)).dice)
+    elif game.state.phase is Phase.PASS:
         game.take_passed() if data.draw(st.booleans()) else game.decline_passed()
-    elif game.can_bank and data.draw(st.booleans()):
+    elif game.state.can_bank and data.draw(st.booleans()):
         game.bank()
     else:
         game.throw()
@@ -57,7 +57,7 @@ def random_request(game: Game, data: st.DataObject) -> None:
     elif action == "throw-values":
         game.throw(data.draw(st.lists(st.integers(0, faces + 1), min_size=0, max_size=dice + 1)))
     elif action == "keep-best":
-        game.keep(game.options[0].dice if game.options else (1,))
+        game.keep(game.state.options[0].dice if game.state.options else (1,))
     elif action == "keep-any":
         game.keep(data.draw(st.lists(st.integers(1, faces), min_size=1, max_size=dice)))
     elif action == "bank":
@@ -86,7 +86,13 @@ def check_invariants(game: Game) -> None:
         for number, record in enumerate(player.history, start=1):
             running += record.points
             assert record.number == number and record.total == running
-            assert record.points >= 0 and (record.points == 0 or not record.is_bust)
+            assert record.total >= 0
+            if not record.is_bust:
+                assert record.points >= 0
+            elif "zilch-penalty" not in state.rules.hooks:
+                assert record.points == 0  # only the zilch penalty makes a bust cost points
+            else:
+                assert record.points in (0, -min(ZILCH_PENALTY, record.total - record.points))
     if state.phase is Phase.OVER:
         assert state.current is None and state.winners
     elif state.players:
@@ -115,7 +121,7 @@ def test_random_requests_keep_the_game_sane(rules: Rules, seed: int, data: st.Da
         else:
             assert len(game.events) == len(events) + 1
         check_invariants(game)
-        event(f"visited {game.phase.name}")
+        event(f"visited {game.state.phase.name}")
     replayed = Game.replay(
         rules.with_target(1500),
         [event_from_json(json.loads(json.dumps(event.to_json()))) for event in game.events],
@@ -145,6 +151,6 @@ def test_removing_and_adding_players_keeps_the_turn_order(data: st.DataObject) -
             order.remove(name)
             if name == current:
                 current = order[index % len(order)] if order else ""
-        player = game.current_player
-        assert [p.name for p in game.players] == order
+        player = game.state.current_player
+        assert [p.name for p in game.state.players] == order
         assert (player.name if player else "") == current

@@ -20,12 +20,12 @@ from engine.rules import find_rules
 
 
 def names(game: Game) -> list[str]:
-    return [player.name for player in game.players]
+    return [player.name for player in game.state.players]
 
 
 def phase(game: Game) -> Phase:
     """A call, so that the type checker does not narrow the phase across requests."""
-    return game.phase
+    return game.state.phase
 
 
 def dice(game: Game) -> tuple[int | None, ...]:
@@ -33,7 +33,7 @@ def dice(game: Game) -> tuple[int | None, ...]:
 
 
 def whose(game: Game) -> str | None:
-    player = game.current_player
+    player = game.state.current_player
     return player.name if player else None
 
 
@@ -93,7 +93,7 @@ def test_players_join_and_leave_only_between_turns() -> None:
     assert game.state.starter == "Cy" and whose(game) == "Cy"
     game.next_player()
     assert whose(game) == "Dee"
-    assert game.players[0].history[-1].outcome is TurnOutcome.SKIPPED
+    assert game.state.players[0].history[-1].outcome is TurnOutcome.SKIPPED
 
 
 def test_removing_the_player_offered_a_pass_drops_the_pass() -> None:
@@ -103,7 +103,7 @@ def test_removing_the_player_offered_a_pass_drops_the_pass() -> None:
     game.bank()
     assert phase(game) is Phase.PASS and whose(game) == "Bob"
     game.remove_player("Bob")
-    assert phase(game) is Phase.THROW and game.passed is None and whose(game) == "Cy"
+    assert phase(game) is Phase.THROW and game.state.passed is None and whose(game) == "Cy"
 
 
 def test_no_players_no_turns() -> None:
@@ -124,29 +124,29 @@ def test_final_round_refuses_new_players_and_game_over_refuses_all_but_restart()
     game.throw("111234")
     game.keep("111")
     game.bank()
-    assert game.is_final_round
+    assert game.state.is_final_round
     with pytest.raises(PlayerError, match="final round"):
         game.add_player("Cy")
     game.throw("234466")  # Bob busts on his last turn
-    assert phase(game) is Phase.OVER and [p.name for p in game.winners] == ["Ann"]
+    assert phase(game) is Phase.OVER and [p.name for p in game.state.winners] == ["Ann"]
     for request in (game.bank, game.next_player, lambda: game.add_player("Cy")):
         with pytest.raises(GameOver):
             request()
     game.restart()
     assert phase(game) is Phase.THROW and whose(game) == "Ann"
-    assert all(p.history == () for p in game.players) and not game.is_final_round
+    assert all(p.history == () for p in game.state.players) and not game.state.is_final_round
 
 
 def test_entry_threshold_refuses_the_bank_until_reached() -> None:
     game = Game(find_rules("greed-house"), ["Ann"])
     game.throw("155234")
     game.keep("15")
-    assert not game.can_bank
+    assert not game.state.can_bank
     with pytest.raises(EntryThresholdNotMet, match=r"'Ann' cannot bank 150.*at least 500"):
         game.bank()
     game.throw("5552")
     game.keep("555")
-    assert game.can_bank and game.bank().total == 650
+    assert game.state.can_bank and game.bank().total == 650
 
 
 def test_dice_view_shows_set_aside_thrown_and_cup() -> None:
@@ -161,7 +161,11 @@ def test_dice_view_shows_set_aside_thrown_and_cup() -> None:
 def test_hot_dice_and_no_hot_dice() -> None:
     game = Game(find_rules("greed"), ["Ann"])
     game.throw("11155")
-    assert game.dice_to_throw == 5 and game.turn_total == 1100 and game.set_aside == ()
+    assert (
+        game.state.dice_to_throw == 5
+        and game.state.turn.total == 1100
+        and game.state.turn.set_aside == ()
+    )
     import dataclasses
 
     cold = dataclasses.replace(find_rules("greed"), name="greed-cold", hot_dice=False)

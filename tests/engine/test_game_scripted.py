@@ -133,14 +133,14 @@ GAMES = [
 
 def phase_of(game: Game) -> Phase:
     """The game's phase (a call, so that the type checker does not narrow it across requests)."""
-    return game.phase
+    return game.state.phase
 
 
 def play_script(game: Game, script: str) -> None:
     """Play ``script`` on ``game``, checking whose turn each line is."""
     for line in script.strip().splitlines():
         name, action, *argument = line.split()
-        current = game.current_player
+        current = game.state.current_player
         assert current is not None and current.name == name, f"{line!r}: it is {current!r}'s turn"
         if action == "throw":
             game.throw(argument[0])
@@ -179,9 +179,9 @@ def test_scripted_game_reaches_its_winner(
     game = Game(rules, players.split(","))
     play_script(game, script)
     assert phase_of(game) is Phase.OVER
-    assert [player.total for player in game.players] == totals
-    assert [player.turns for player in game.players] == turns
-    assert [player.name for player in game.winners] == winners
+    assert [player.total for player in game.state.players] == totals
+    assert [player.turns for player in game.state.players] == turns
+    assert [player.name for player in game.state.winners] == winners
     with pytest.raises(GameOver):
         game.throw()
     # The events, through JSON, rebuild exactly this game.
@@ -192,51 +192,62 @@ def test_scripted_game_reaches_its_winner(
 def test_house_example_game_step_by_step() -> None:
     game = Game(find_rules("greed-house").with_target(2000), ["Dianna", "William"])
     play_script(game, "\n".join(HOUSE_EXAMPLE.strip().splitlines()[:5]))
-    assert phase_of(game) is Phase.PASS and game.passed is not None
-    assert (game.passed.dice, game.passed.points) == (1, 500)
+    assert phase_of(game) is Phase.PASS and game.state.passed is not None
+    assert (game.state.passed.dice, game.state.passed.points) == (1, 500)
     play_script(game, "William take\nWilliam throw 2")
-    assert game.last_turn is not None and game.last_turn[1].is_bust
-    assert phase_of(game) is Phase.THROW and game.dice_to_throw == 6  # after a bust: fresh
+    assert game.state.last_turn is not None and game.state.last_turn[1].is_bust
+    assert phase_of(game) is Phase.THROW and game.state.dice_to_throw == 6  # after a bust: fresh
     play_script(game, "Dianna throw 133225\nDianna keep 1\nDianna throw 12345\nDianna keep 12345")
-    assert game.turn_total == 1100 and game.dice_to_throw == 6  # hot dice
+    assert game.state.turn.total == 1100 and game.state.dice_to_throw == 6  # hot dice
     play_script(game, "\n".join(HOUSE_EXAMPLE.strip().splitlines()[11:16]))
-    assert [p.total for p in game.players] == [1850, 0]
-    assert game.passed is not None and (game.passed.dice, game.passed.points) == (3, 1350)
+    assert [p.total for p in game.state.players] == [1850, 0]
+    assert game.state.passed is not None and (game.state.passed.dice, game.state.passed.points) == (
+        3,
+        1350,
+    )
     play_script(game, "\n".join(HOUSE_EXAMPLE.strip().splitlines()[16:22]))
-    assert [p.total for p in game.players] == [1850, 2850]
-    assert game.is_final_round and game.passed is not None and game.passed.points == 2850
+    assert [p.total for p in game.state.players] == [1850, 2850]
+    assert (
+        game.state.is_final_round
+        and game.state.passed is not None
+        and game.state.passed.points == 2850
+    )
 
 
 def test_greed_first_roll_below_300_busts_only_before_entering() -> None:
     game = Game(find_rules("greed"), ["Ann", "Bob"])
     game.throw("12315")
-    assert game.players[0].history[0].is_bust
+    assert game.state.players[0].history[0].is_bust
     game.throw("11145")  # Bob enters: 1150 on the first roll
     game.bank()
     game.throw("22346")  # Ann busts
     game.throw("12315")  # Bob has entered: 250 is fine now
-    assert phase_of(game) is Phase.DECIDE and game.turn_total == 250 and game.set_aside == (1, 1, 5)
+    assert (
+        phase_of(game) is Phase.DECIDE
+        and game.state.turn.total == 250
+        and game.state.turn.set_aside == (1, 1, 5)
+    )
 
 
 def test_round_end_lets_everyone_have_equal_turns() -> None:
     game = Game(find_rules("greed").with_target(1000), ["Ann", "Bob"])
     game.throw("11111")  # Ann: 1200, hot dice
     game.bank()
-    assert game.is_final_round and game.phase is Phase.THROW
+    assert game.state.is_final_round and game.state.phase is Phase.THROW
     game.throw("11122")  # Bob: 1000
     game.bank()
     assert phase_of(game) is Phase.OVER
-    assert [p.name for p in game.winners] == ["Ann"]
+    assert [p.name for p in game.state.winners] == ["Ann"]
 
 
 def test_tie_has_two_winners() -> None:
     game = Game(find_rules("farkle").with_target(500), ["Ann", "Bob"])
     for name in ("Ann", "Bob"):
-        assert game.current_player is not None and game.current_player.name == name
+        assert game.state.current_player is not None and game.state.current_player.name == name
         game.throw("555234")
         game.keep("555")
         game.bank()
-    assert [p.name for p in game.winners] == ["Ann", "Bob"]
+    assert [p.name for p in game.state.winners] == ["Ann", "Bob"]
 
 
 def test_keep_of_a_die_not_thrown_names_it() -> None:

@@ -40,7 +40,7 @@ def test_every_third_zilch_in_a_row_costs_500() -> None:
     totals = []
     for _ in range(6):
         _zilch(game)  # Ann
-        totals.append(game.players[0].total)
+        totals.append(game.state.players[0].total)
         _bank(game, 300)  # Bob
     assert totals == [1000, 1000, 500, 500, 500, 0]
 
@@ -53,7 +53,7 @@ def test_a_bank_breaks_the_run_and_the_score_never_goes_below_zero() -> None:
             _bank(game, 300)  # Ann banks: the run starts again
         else:
             _zilch(game)
-        totals.append(game.players[0].total)
+        totals.append(game.state.players[0].total)
         _bank(game, 300)  # Bob
     assert totals == [0, 0, 300, 300, 300, 0, 0]
 
@@ -66,7 +66,7 @@ def test_without_the_hook_a_zilch_costs_nothing() -> None:
     for _ in range(3):
         _zilch(game)
         _bank(game, 300)
-    assert game.players[0].total == 1000
+    assert game.state.players[0].total == 1000
 
 
 def test_hooks_in_a_rule_file() -> None:
@@ -85,16 +85,16 @@ def test_a_zilch_bank_needs_300_taken_in_the_turn() -> None:
     game = Game(find_rules("zilch"), ["Ann", "Bob"])
     game.throw("155234")
     game.keep("15")
-    assert game.turn_total == 150 and not game.can_bank
+    assert game.state.turn.total == 150 and not game.state.can_bank
     with pytest.raises(
         EntryThresholdNotMet, match="'Ann' cannot bank 150: a bank needs at least 300"
     ):
         game.bank()
     game.throw("1112")
     game.keep("111")
-    assert game.can_bank
+    assert game.state.can_bank
     game.bank()
-    assert game.players[0].total == 1150
+    assert game.state.players[0].total == 1150
 
 
 def test_the_solvers_never_bank_below_the_minimum() -> None:

@@ -196,11 +196,11 @@ def test_optimal_decides_whole_games_by_the_hand_values() -> None:
     for seed in range(20):
         game = Game(rules, ["Ann", "Bob"], rng=random.Random(seed))
         for _ in range(300):  # a step bound: a game to 400 takes far fewer requests
-            if game.phase is Phase.OVER or game.is_final_round:
+            if game.state.phase is Phase.OVER or game.state.is_final_round:
                 break
-            if game.phase is Phase.THROW:
+            if game.state.phase is Phase.THROW:
                 game.throw()
-            elif game.phase is Phase.KEEP:
+            elif game.state.phase is Phase.KEEP:
                 game.keep(optimal.choose_keep(game).dice)
             else:
                 seen = Situation.of(game)

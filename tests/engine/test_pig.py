@@ -61,11 +61,11 @@ def test_a_turn_rolls_the_one_die_again_and_a_one_loses_the_turn_total() -> None
     game = Game(PIG, ["Ann", "Bob"])
     for face, total in ((4, 4), (6, 10), (2, 12)):
         game.throw((face,))
-        assert game.phase is Phase.DECIDE and game.turn_total == total
-        assert game.dice_to_throw == 1 and game.can_bank
+        assert game.state.phase is Phase.DECIDE and game.state.turn.total == total
+        assert game.state.dice_to_throw == 1 and game.state.can_bank
     game.throw((1,))
-    assert game.players[0].history[-1].outcome is TurnOutcome.BUST
-    assert game.players[0].total == 0 and game.current_player == game.players[1]
+    assert game.state.players[0].history[-1].outcome is TurnOutcome.BUST
+    assert game.state.players[0].total == 0 and game.state.current_player == game.state.players[1]
     game.throw((3,))
     assert game.bank().points == 3  # a bank at any time, even after one throw
 
@@ -76,11 +76,11 @@ def test_the_game_ends_the_moment_a_bank_reaches_100() -> None:
         game.throw((6,))
         game.bank()
         game.throw((1,))
-    assert [p.total for p in game.players] == [96, 0]
+    assert [p.total for p in game.state.players] == [96, 0]
     game.throw((5,))
     game.bank()  # Ann at 101: Bob, who went second, gets no last turn
-    assert game.phase is Phase.OVER and [p.name for p in game.winners] == ["Ann"]
-    assert [p.turns for p in game.players] == [17, 16]
+    assert game.state.phase is Phase.OVER and [p.name for p in game.state.winners] == ["Ann"]
+    assert [p.turns for p in game.state.players] == [17, 16]
     with pytest.raises(GameOver):
         game.throw((2,))
 

@@ -62,9 +62,13 @@ def test_setting_a_small_straight_aside_adds_1000(throw: str, straight: str) -> 
     game = Game(HOUSE, ["Ann", "Bob"])
     game.throw(throw)
     assert game.keep(straight).score == 1000
-    assert game.phase is Phase.DECIDE and game.turn_total == 1000 and game.dice_to_throw == 1
+    assert (
+        game.state.phase is Phase.DECIDE
+        and game.state.turn.total == 1000
+        and game.state.dice_to_throw == 1
+    )
     game.throw("5")
     game.keep("5")
-    assert game.turn_total == 1050  # hot dice: all six scored
-    assert game.dice_to_throw == 6
+    assert game.state.turn.total == 1050  # hot dice: all six scored
+    assert game.state.dice_to_throw == 6
     assert game.bank().total == 1050

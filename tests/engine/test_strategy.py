@@ -84,10 +84,10 @@ def test_risk_one_in_whole_games_banks_only_at_the_target() -> None:
         )
         assert result.turns > 0
     game = Game(rules, ["r1", "r0"], rng=random.Random(4))
-    while game.phase is not Phase.OVER:
+    while game.state.phase is not Phase.OVER:
         from engine.strategy_play import play_one_turn
 
-        current = game.current_player
+        current = game.state.current_player
         assert current is not None
         play_one_turn(game, Greedy(1.0) if current.name == "r1" else Greedy(0.0))
     for record in game.state.player("r1").history:
@@ -176,10 +176,10 @@ def test_hint_in_a_small_two_player_game() -> None:
     game = Game(rules, ["Ann", "Bob"], rng=random.Random(3))
     assert hint(game) is None  # dice to throw: nothing to decide
     game.throw()
-    if game.phase is Phase.KEEP:
+    if game.state.phase is Phase.KEEP:
         advice = hint(game)
         assert isinstance(advice, Hint) and advice.action == "keep" and advice.keep is not None
-        assert advice.keep in game.options
+        assert advice.keep in game.state.options
         assert advice.win_chance is not None and 0.0 < advice.win_chance < 1.0
         assert str(advice).startswith("optimal: keep ") and str(advice).endswith("% to win")
         game.keep(advice.keep.dice)
@@ -220,7 +220,7 @@ def test_no_hint_without_a_decision() -> None:
     game.throw((1, 1, 1, 5, 2, 3))
     game.keep((1, 1, 1, 5))
     game.bank()
-    assert game.phase is Phase.OVER and hint(game, advisor=Expert()) is None
+    assert game.state.phase is Phase.OVER and hint(game, advisor=Expert()) is None
 
 
 # --- whole games -----------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def test_situation_of_a_game() -> None:
     game.throw((1, 1, 1, 5, 2, 3))
     seen = Situation.of(game)
     assert seen.me == 0 and seen.is_starter and seen.dice_left == 6
-    assert seen.options == game.options and not seen.has_entered
+    assert seen.options == game.state.options and not seen.has_entered
     game.keep((1, 1, 1, 5))
     seen = Situation.of(game.state)
     assert seen.turn_total == 1050 and seen.dice_left == 2 and seen.can_bank
@@ -273,7 +273,7 @@ def test_hint_when_dice_are_passed() -> None:
     game.throw((1, 1, 1, 2, 3, 4))
     game.keep((1, 1, 1))
     game.bank()  # 1000 reaches the target: Bob's last turn, with three dice and 1000 on offer
-    assert game.phase is Phase.PASS and game.is_final_round
+    assert game.state.phase is Phase.PASS and game.state.is_final_round
     advice = hint(game)
     # Building on 1000 needs only one more scoring throw of three dice; fresh needs 1050 at once.
     assert advice is not None and advice.action == "take" and advice.win_chance is None
