@@ -33,7 +33,7 @@ CONFIG = """
 [game]
 rules = "farkle"
 players = ["Ann", "Bob"]
-target = 5000
+target = 1000
 [camera]
 backend = "simulated"
 width = 320
@@ -293,6 +293,14 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     assert _scores(driver) == {"Ann": "0", "Bob": "0"}
     _check_layout(_screenshots(driver, shots, "read-only"))
 
+    # The camera's picture of the tray on request (the simulated camera's 320×240 frame).
+    _by_id(driver, "camera-toggle").click()
+    picture = "const i = document.getElementById('camera'); return i.complete && i.naturalWidth"
+    assert _until("the camera's picture", lambda: driver.execute_script(picture), table) == 320
+    assert "/api/camera.jpg?n=" in _by_id(driver, "camera").get_attribute("src")
+    _by_id(driver, "camera-toggle").click()
+    assert not _by_id(driver, "camera").is_displayed()
+
     # A wrong code is refused; the code the table printed pairs.
     _by_id(driver, "pair-code").send_keys("0000" if table.pairing_code() != "0000" else "1111")
     _by_id(driver, "pair-form").submit()
@@ -327,6 +335,7 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     _by_id(driver, "bank").click()
     _until("Ann's bank", lambda: _scores(driver).get("Ann") == "1150", table)
     _until("Bob's turn", lambda: _by_id(driver, "turn").text == "Bob's turn", table)
+    assert _by_id(driver, "final").text == "FINAL ROUND"  # Ann reached the target of 1000
     lines = driver.find_elements("css selector", "#chart polyline")
     assert len(lines) == 2  # a curve per player, Ann's up to 1150
     assert len(lines[0].get_attribute("points").split()) == 2
@@ -363,12 +372,63 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
         _until("the page live again", lambda: _by_id(driver, "live").text == "live", again)
         _until("the resumed game", lambda: _scores(driver) == {"Ann": "1150", "Bob": "0"}, again)
         _until("the old pairing dropped", lambda: not _by_id(driver, "controls").is_displayed())
-        assert _by_id(driver, "pair-form").is_displayed()
+        assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
+        _finish_and_open_the_game(driver, again, shots)
     finally:
         again.stop()
-    assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
 
     keep = os.environ.get("DICEKEEPER_SHOTS")
     if keep:
         for shot in shots.iterdir():
             shutil.copy(shot, Path(keep) / f"web-{shot.name}")
+
+
+def _finish_and_open_the_game(driver: Any, table: Table, shots: Path) -> None:
+    """Pair with the new code, bank Bob's last turn: Ann wins; the finished game's page shows
+    its turns, its chart and its downloads."""
+    assert table.pairing_code()
+    _by_id(driver, "pair-code").send_keys(table.pairing_code())
+    _by_id(driver, "pair-form").submit()
+    _until("the controls again", lambda: _by_id(driver, "controls").is_displayed(), table)
+    _until("Bob's keep again", lambda: _options(driver) == ["= 50"], table)
+    _by_id(driver, "bank").click()  # keeps the 5: 50
+    _until("the winner", lambda: _by_id(driver, "turn").text == "Ann wins with 1150!", table)
+    assert _by_id(driver, "roll").text == "New game" and not _by_id(driver, "bank").is_displayed()
+    assert not _by_id(driver, "final").is_displayed()
+    _check_layout(_screenshots(driver, shots, "game-over"))
+    link = _until(
+        "the finished game in the list",
+        lambda: driver.find_element("css selector", "#games a[href^='/game/']"),
+        table,
+    )
+    assert link.text == "farkle: Ann 1150, Bob 50"
+    link.click()
+
+    number = _until(
+        "the game page",
+        lambda: re.fullmatch(r"Game (\d+): farkle", _by_id(driver, "title").text),
+        table,
+    )[1]
+    turns = driver.execute_script(
+        "return [...document.querySelectorAll('#turns tbody tr')]"
+        ".map((r) => [...r.cells].map((c) => c.textContent))"
+    )  # the phone's correction is stored with Ann's turn
+    assert turns == [["1", "Ann", "+1150", "1150", "1 corrected"], ["2", "Bob", "+50", "50", ""]]
+    assert len(driver.find_elements("css selector", "#chart polyline")) == 2
+    hrefs = [a.get_attribute("href") for a in driver.find_elements("css selector", "#downloads a")]
+    assert hrefs == [f"{table.url}api/games/{number}", f"{table.url}api/games/{number}.csv"]
+    fetched = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "Promise.all(arguments[0].map((u) => fetch(u).then((r) => r.text())))"
+        ".then(done, (e) => done(String(e)));",
+        hrefs,
+    )
+    assert '"winner": "Ann"' in fetched[0].replace('":"', '": "') and "Bob" in fetched[1]
+    for name, (width, height) in SIZES.items():
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
+        )
+        assert driver.save_screenshot(str(shots / f"game-page-{name}.png"))
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
