@@ -1,9 +1,13 @@
 """The on-disk cache of solved optimal tables, under the state directory's ``cache/strategy``.
 
-The engine solves and serialises (`engine.solver_optimal.OptimalTable.to_bytes`); this module
-only reads and writes the bytes. `DiskTables` is the `engine.strategy_optimal.TableSource` the
-appliance and the tournament hand to ``find_strategy("optimal", tables=...)``: memory first, then
-disk, then a solve (saved for next time) if the target is small enough to solve in minutes.
+The engine defines the table and its bytes (`engine.solver_optimal.OptimalTable`: a versioned
+format with the rules' fingerprint and a sha256 of the arrays), `device.solver_fast` solves it
+with numpy; this module reads and writes the files. A file that fails any check when loaded (an
+older format, other rules, a bad checksum, cut short) is set aside as ``*.bad`` with a warning,
+never trusted, and solved again where solving is allowed. `DiskTables` is the
+`engine.strategy_optimal.TableSource` the appliance and the tournament hand to
+``find_strategy("optimal", tables=...)``: memory first, then disk, then a solve (saved for next
+time) when the target is at most ``limit_units``.
 """
 
 from __future__ import annotations
@@ -14,17 +18,18 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from device.solver_fast import solve_fast
 from device.store import state_directory
 from engine.rules import Rules
 from engine.solver_model import throw_model
-from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key, solve_optimal
+from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key
 
 log = logging.getLogger(__name__)
 
-# Targets up to this many units (of 50 points) are solved on demand: greed to 5000 took 70 s on
-# one desktop core. Farkle to 10,000 took 19 CPU minutes (75 MB table) and greed-house to 10,000
-# needs roughly twice that in pure Python: solve those once with
-# `dicekeeper strategy --rules NAME --solve`; until then `optimal` plays `expert`.
+# Targets up to this many units (of 50 points) are solved on demand by a `DiskTables` that is
+# allowed to solve (the tournament's): seconds with `device.solver_fast`. The table never
+# solves while people wait (`device.computer.CachedTables`); the shipped rule sets are solved
+# ahead of play by `dicekeeper strategy --solve` (systemd/install.sh runs it).
 SOLVE_LIMIT_UNITS = 100
 
 
@@ -41,16 +46,24 @@ def table_path(rules: Rules, directory: Path) -> Path:
 
 
 def load_table(rules: Rules, directory: Path) -> OptimalTable | None:
-    """The cached table of ``rules``, or None if absent; a damaged file is removed."""
+    """The cached, verified table of ``rules``; None if absent or set aside as bad."""
     path = table_path(rules, directory)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        log.warning("cannot read the optimal table %s: %s", path, exc)
+        return None
     try:
         return OptimalTable.from_bytes(data, rules)
-    except BadTable:
-        path.unlink(missing_ok=True)
+    except BadTable as exc:
+        aside = path.with_suffix(".bad")
+        try:
+            os.replace(path, aside)
+            log.warning("%s is %s: set aside as %s", path, exc, aside.name)
+        except OSError as error:
+            log.warning("%s is %s, and could not be set aside: %s", path, exc, error)
         return None
 
 
@@ -104,7 +117,7 @@ class DiskTables:
         """Solve ``rules`` now and cache the table on disk."""
         if self.on_solve is not None:
             self.on_solve(rules)
-        table = solve_optimal(rules, progress=self.progress)
+        table = solve_fast(rules, progress=self.progress)
         try:
             save_table(table, self.directory)
         except OSError as exc:

@@ -1,11 +1,15 @@
-"""`dicekeeper strategy --rules NAME (--turn-ev | --solve) [--target POINTS] [--json]`.
+"""`dicekeeper strategy (--turn-ev --rules NAME | --solve [--rules NAME ...]) [--target POINTS]`.
 
 ``--turn-ev`` prints the most expected points of one turn for a player who has already entered,
 with no target in sight, and the turn total at which to bank for each number of dice left
 (``--json``: ``{"rules": NAME, "expected_points": FLOAT, "bank_at": {"1": INT, ...}}``).
-``--solve`` solves the optimal two-player table for the rules (and ``--target``) and caches it
-under the state directory, printing the solve time, the table size and the first player's chance
-(``--json``: ``{"rules", "target", "seconds", "entries", "bytes", "first_player_wins", "path"}``).
+``--solve`` makes sure the optimal two-player table of each rule set (every shipped one without
+``--rules``; names and rule files alike) is in the cache under the state directory: a table
+already there is loaded and verified, a missing or bad one is solved (`device.solver_fast`,
+progress on stderr) and saved. One line per rule set with the solve time (wall and CPU), the
+table's size and the first player's chance (``--json``: one object per line,
+``{"rules", "target", "solved", "seconds", "cpu_seconds", "bytes", "first_player_wins",
+"path"}``).
 """
 
 from __future__ import annotations
@@ -15,11 +19,17 @@ import json
 import math
 import sys
 
-from device.commands.score import add_rules_option, resolve_rules
+from device.commands.score import resolve_rules
 from device.commands.tournament import ProgressBar, rules_with_target
-from device.tables import DiskTables, load_table, save_table
-from engine.solver_optimal import solve_optimal
+from device.solver_fast import solve_fast
+from device.tables import cache_directory, load_table, save_table, table_path
+from engine.errors import DicekeeperError
+from engine.rules import Rules, rules_names
 from engine.strategy_expert import turn_table
+
+
+class StrategyUsage(DicekeeperError, ValueError):
+    """Options of ``dicekeeper strategy`` that do not go together."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,9 +37,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "strategy",
         help="what the computer players know: turn expectations, solved tables",
-        description="Show the expert's turn expectation or solve the optimal table.",
+        description="Show the expert's turn expectation or solve the optimal tables ahead of play.",
     )
-    add_rules_option(parser)
+    parser.add_argument(
+        "--rules",
+        nargs="+",
+        metavar="NAME",
+        help="rule sets (see `dicekeeper rules`) or rules files; --solve without it: every "
+        "shipped rule set",
+    )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument(
         "--turn-ev",
@@ -37,62 +53,74 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="maximum expected points of a turn and when to bank, per number of dice",
     )
     mode.add_argument(
-        "--solve", action="store_true", help="solve and cache the optimal two-player table"
+        "--solve",
+        action="store_true",
+        help="solve (or load and verify) the optimal two-player tables and cache them",
     )
     parser.add_argument("--target", type=int, metavar="POINTS", help="another target score")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the turn expectation or solve a table."""
-    rules = rules_with_target(resolve_rules(args.rules), args.target)
+    """Print the turn expectation or solve tables."""
     if args.turn_ev:
-        table = turn_table(rules)
-        unit = table.model.unit
-        bank_at = {str(n): k * unit for n, k in table.bank_at().items()}
-        expected = round(table.start * unit, 6)
-        if args.json:
-            print(
-                json.dumps({"rules": rules.name, "expected_points": expected, "bank_at": bank_at})
-            )
-        else:
-            # four significant digits, at least one decimal: 539.8 (farkle), 8.142 (pig)
-            decimals = max(1, 3 - int(math.log10(max(expected, 1.0))))
-            print(
-                f"{rules.name}: {expected:.{decimals}f} points per turn at best "
-                "(entered, no target)"
-            )
-            for n, points in bank_at.items():
-                print(f"  {n} {'die' if n == '1' else 'dice'} left: bank at {points} or more")
-        return 0
-    cache = DiskTables()
-    found = load_table(rules, cache.directory)
-    if found is None:
-        bar = ProgressBar(sys.stderr, label=f"solving {rules.name}")
-        found = solve_optimal(rules, progress=bar.update)
-        bar.close()
-        path = save_table(found, cache.directory)
-    else:
-        from device.tables import table_path
+        if not args.rules or len(args.rules) != 1:
+            raise StrategyUsage("--turn-ev needs exactly one --rules NAME")
+        return turn_ev(rules_with_target(resolve_rules(args.rules[0]), args.target), args.json)
+    names = args.rules or list(rules_names())
+    every = [rules_with_target(resolve_rules(name), args.target) for name in names]
+    for rules in every:
+        solve(rules, args.json)
+    return 0
 
-        path = table_path(rules, cache.directory)
-    size = len(found.start) * 8 + len(found.rolls) * 4
+
+def turn_ev(rules: Rules, as_json: bool) -> int:
+    """Print one turn's expectation and when to bank."""
+    table = turn_table(rules)
+    unit = table.model.unit
+    bank_at = {str(n): k * unit for n, k in table.bank_at().items()}
+    expected = round(table.start * unit, 6)
+    if as_json:
+        print(json.dumps({"rules": rules.name, "expected_points": expected, "bank_at": bank_at}))
+    else:
+        # four significant digits, at least one decimal: 539.8 (farkle), 8.142 (pig)
+        decimals = max(1, 3 - int(math.log10(max(expected, 1.0))))
+        print(f"{rules.name}: {expected:.{decimals}f} points per turn at best (entered, no target)")
+        for n, points in bank_at.items():
+            print(f"  {n} {'die' if n == '1' else 'dice'} left: bank at {points} or more")
+    return 0
+
+
+def solve(rules: Rules, as_json: bool) -> None:
+    """Load and verify the cached table of ``rules``, or solve and save it; print one line."""
+    directory = cache_directory()
+    table = load_table(rules, directory)
+    solved = table is None
+    if table is None:
+        bar = ProgressBar(sys.stderr, label=f"solving {rules.name} to {rules.target}")
+        table = solve_fast(rules, progress=bar.update)
+        bar.close()
+        path = save_table(table, directory)
+    else:
+        path = table_path(rules, directory)
     report = {
         "rules": rules.name,
         "target": rules.target,
-        "seconds": round(found.seconds, 2),
-        "entries": len(found.start) + len(found.rolls),
-        "bytes": size,
-        "first_player_wins": round(found.first_player_wins(), 6),
+        "solved": solved,
+        "seconds": round(table.seconds, 2),
+        "cpu_seconds": round(table.cpu_seconds, 2),
+        "bytes": table.nbytes,
+        "first_player_wins": round(table.first_player_wins(), 6),
         "path": str(path),
     }
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print(
-            f"{rules.name} to {rules.target}: solved in {report['seconds']} s, "
-            f"{size / 1e6:.1f} MB; the first player wins "
-            f"{100 * found.first_player_wins():.2f}% of optimal games ({path})"
-        )
-    return 0
+    if as_json:
+        print(json.dumps(report), flush=True)
+        return
+    how = "solved" if solved else "cached and verified, solved"
+    print(
+        f"{rules.name} to {rules.target}: {how} in {report['seconds']} s "
+        f"({report['cpu_seconds']} s CPU), {table.nbytes / 1e6:.1f} MB; the first player wins "
+        f"{100 * table.first_player_wins():.2f}% of optimal games ({path})",
+        flush=True,
+    )
