@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
 
 from vision.errors import InvalidParams
 
@@ -15,10 +18,13 @@ class ReaderParams:
 
     Sizes are in pixels or relative to the pip diameter, so one set works for dice from about 20 px
     to 150 px wide. ``roi`` is the throwing area as a polygon of (x, y) points: dice whose centre
-    lies outside it are ignored (``None``: the whole frame).
+    lies outside it are ignored (``None``: the whole frame). ``empty_tray`` is a frame of the
+    empty tray (from calibration, `vision.calibration`): a die whose box hardly differs from it
+    there is part of the tray, not a die (``None``, or a frame of another size: not checked).
     """
 
     roi: Polygon | None = None
+    empty_tray: npt.NDArray[np.uint8] | None = field(default=None, compare=False, repr=False)
     # Pip candidates: adaptive threshold (block, offset) on each level of an image pyramid, both
     # polarities; each level down finds pips twice as large.
     block_size: int = 21

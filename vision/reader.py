@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.annotate import annotate
+from vision.calibration import differs_from_empty
 from vision.classify import classify
 from vision.crops import Pyramid, pyramid_of
 from vision.face import Face
@@ -81,6 +82,8 @@ def read(
         for face in faces
         if is_inside((face.x, face.y), params.roi)
     ]
+    if params.empty_tray is not None:
+        dice = [d for d in dice if differs_from_empty(frame, params.empty_tray, d.box)]
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     reading = Reading(tuple(dice))
     if debug is not None:
