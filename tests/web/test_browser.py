@@ -374,6 +374,17 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
         _until("the old pairing dropped", lambda: not _by_id(driver, "controls").is_displayed())
         assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
         _finish_and_open_the_game(driver, again, shots)
+
+        # Back on the scoreboard (still paired in this tab): other rules start a new game.
+        driver.back()
+        _until("the scoreboard live", lambda: _by_id(driver, "live").text == "live", again)
+        _until("still paired", lambda: _by_id(driver, "controls").is_displayed(), again)
+        driver.execute_script("document.getElementById('setup').open = true")
+        _select(_by_id(driver, "rules-name")).select_by_value("greed")
+        _by_id(driver, "rules-form").submit()
+        driver.switch_to.alert.accept()  # "Play greed? This starts a new game."
+        _until("greed", lambda: _by_id(driver, "rules").text.startswith("greed to "), again)
+        assert _scores(driver) == {"Ann": "0", "Bob": "0"}  # a new game
     finally:
         again.stop()
 
@@ -381,6 +392,13 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     if keep:
         for shot in shots.iterdir():
             shutil.copy(shot, Path(keep) / f"web-{shot.name}")
+
+
+def _select(element: Any) -> Any:
+    """selenium's helper for a <select> (imported here: the module loads without selenium)."""
+    from selenium.webdriver.support.select import Select
+
+    return Select(element)
 
 
 def _finish_and_open_the_game(driver: Any, table: Table, shots: Path) -> None:

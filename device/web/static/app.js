@@ -9,8 +9,6 @@ const PIPS = {
   4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
   6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
 };
-const RULES = ["greed", "greed-koans", "farkle", "greed-house", "pig", "farkle-patch",
-  "ten-thousand", "greed-kata", "dix-mille", "zilch"];
 const TOKEN = "dicekeeper-token";
 
 const $ = (id) => document.getElementById(id);
@@ -284,11 +282,11 @@ function renderControls() {
     select.dataset.names = JSON.stringify(names);
     select.replaceChildren(...names.map((n) => el("option", { value: n, text: n })));
   }
-  const rules = state.rules_available || RULES;
+  const rules = state.rules_available || []; // the rule sets the table can play
   const pick = $("rules-name");
   if (pick.dataset.rules !== JSON.stringify([rules, state.rules])) {
     pick.dataset.rules = JSON.stringify([rules, state.rules]);
-    const all = rules.includes(state.rules) ? rules : [state.rules, ...rules];
+    const all = !state.rules || rules.includes(state.rules) ? rules : [state.rules, ...rules];
     pick.replaceChildren(...all.map((n) => el("option", {
       value: n, text: n, selected: n === state.rules,
     })));
