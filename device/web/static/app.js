@@ -212,7 +212,7 @@ function renderDice(state) {
       : tableCorrecting && index === state.cursor ? "edit"
       : selected.has(index) ? "keep" : "";
     const face = die(struck ? null : value, { struck, ring });
-    const canTap = paired && state.dice.length > 0 && state.winner === null;
+    const canTap = paired && canCorrect(state);
     return el("button", {
       class: `die-button${state.phase === "rolling" && value === null ? " rolling" : ""}`,
       disabled: !canTap, "data-index": index,
@@ -232,9 +232,16 @@ function renderDice(state) {
     : tableCorrecting ? "being corrected at the table" : state.tray_label;
 }
 
+// Whether the dice lie still for a correction: read (or refused), not tumbling, not being
+// corrected with the buttons, the game not over. The table has the last word.
+function canCorrect(state) {
+  return state.dice.length > 0 && state.winner === null
+    && !["rolling", "correcting", "menu"].includes(state.phase);
+}
+
 function stepDie(index) {
   const state = board.state;
-  if (!state || !token()) return;
+  if (!state || !token() || !canCorrect(state)) return;
   if (board.draft === null) {
     board.draft = state.dice.map((v, i) => (state.struck.includes(i) ? "x" : v));
     board.draftFrom = diceKey(state);
@@ -273,7 +280,7 @@ function renderControls() {
   $("roll").textContent = over ? "New game" : keeping ? "Keep & roll" : "Roll";
   $("roll").classList.toggle("span", over);
   $("bank").textContent = keeping ? "Keep & bank" : "Bank";
-  $("correct").hidden = over || !state.dice.length || board.draft !== null;
+  $("correct").hidden = !canCorrect(state) || board.draft !== null;
   $("roll").hidden = board.draft !== null;
   $("bank").hidden = over || board.draft !== null;
   const names = state.players.map((p) => p.name);
