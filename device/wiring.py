@@ -19,6 +19,7 @@ from pathlib import Path
 
 import vision
 from device.adaptation import load_last_layer, reading_with
+from device.calibration import load_calibration, reader_params
 from device.computer import display_name, find_computer
 from device.config import (
     COMPUTER_PREFIX,
@@ -224,7 +225,11 @@ def open_table(
         session = Session.resume(store) or Session.new(
             store, rules, seats_from_config(config.game.players)
         )
-        params = vision.ReaderParams(roi=config.camera.roi or None)
+        saved, damaged = load_calibration(state)
+        params, unusable = reader_params(saved, _size(config), config.camera.roi)
+        for notice in (damaged, unusable):
+            if notice:
+                log.warning("%s", notice)
         reader = reading_with(adapted, read or partial(vision.read, params=params))
         if on_frame is not None:
             reader = _tapped(reader, on_frame)
@@ -261,6 +266,13 @@ def _tapped(
         return read(frame)
 
     return tapped
+
+
+def open_configured_camera(config: Config) -> Camera:
+    """The configured camera alone (the simulated one drawing the configured look), as
+    `open_table` opens it: for commands that need only the camera (``calibrate``)."""
+    style = simulated_style(config.camera.style, config.camera.seed, _size(config))
+    return _open_camera(config, simulated_renderer(_size(config), style=style))
 
 
 def _size(config: Config) -> tuple[int, int]:

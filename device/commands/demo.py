@@ -20,9 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from device.commands.calibrate import run_calibration
 from device.commands.outputs import output_directory
 from device.commands.photos import export_photos, new_export_folder
-from device.config import SIMULATED_STYLES, default_displays, parse_config
+from device.config import SIMULATED_STYLES, Config, default_displays, parse_config
 from device.correction import NOT_A_DIE, Correction
 from device.wiring import Table, open_table, simulated_renderer, simulated_style
 from engine.events import Corrected, Event, Thrown
@@ -78,6 +79,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         type=Path,
         help="export the labelled photos of the throws that counted into DIR (new or empty)",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="calibrate on the simulated camera first, as `dicekeeper calibrate` does",
     )
     parser.set_defaults(func=handle)
 
@@ -242,6 +248,8 @@ def handle(args: argparse.Namespace) -> int:
             },
             environ={},
         )
+        if args.calibrate:
+            _calibrate(config)
         buttons = ScriptedButtons(clock=clock)
         people = _Players(recorder, buttons, correct=args.correct)
         with open_table(
@@ -269,6 +277,17 @@ def handle(args: argparse.Namespace) -> int:
         print(f"photos: {kept[0]} labelled photos ({kept[1]} dice) in {args.keep_photos}")
     print(people.summary)
     return 0
+
+
+def _calibrate(config: Config) -> None:
+    """Calibrate on the simulated camera into the demo's state directory; one line of result."""
+    result = run_calibration(config, say=lambda message: None).calibration
+    width = "?" if result.die_width_px is None else f"{result.die_width_px:.0f}"
+    to_fix = [f"{c.name} ({c.advice})" for c in result.checks if not c.ok]
+    print(
+        f"calibrated: throwing area of {len(result.roi)} corners, dice {width} px wide, "
+        + ("every check passed" if not to_fix else "to fix: " + "; ".join(to_fix))
+    )
 
 
 def _play(
