@@ -14,6 +14,7 @@ from hardware.screen_draw import (
     INK,
     MUTED,
     PIP,
+    font,
     player_color,
     text,
     wrap,
@@ -192,12 +193,16 @@ def draw_last_turn(surface: pygame.Surface, view: TableView, area: pygame.Rect, 
 
 def draw_web(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
     """Where phones find the scoreboard and the code that gives them control, at the foot of
-    ``area``; returns the y above it (``area.bottom`` when the web page is off)."""
+    ``area``, large enough to read on a small screen; returns the y above it (``area.bottom``
+    when the web page is off)."""
     lines = []
-    if view.web:
-        lines.append((f"phones: {view.web}", round(20 * s), MUTED))
+    if view.web:  # a phone's browser needs no "http://"; small screens drop the label too
+        address = view.web.removeprefix("http://")
+        size = max(round(22 * s), 15)
+        words = f"phones: {address}"
+        lines.append((words if font(size).size(words)[0] <= area.width else address, size, INK))
     if view.pair_code:
-        lines.append((f"code {view.pair_code}", round(26 * s), GOLD))
+        lines.append((f"code {view.pair_code}", max(round(28 * s), 18), GOLD))
     y = area.bottom
     for words, size, color in reversed(lines):
         y = text(
