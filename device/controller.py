@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from device.calibration_flow import CalibrationFlow
 from device.computer import find_computer, personalities
 from device.correction import NOT_A_DIE, Correction
 from device.correction_flow import CorrectionFlow
@@ -61,6 +62,7 @@ from hardware.buttons import Button, Buttons
 from hardware.display import Display
 from hardware.simulated_camera import SimulatedCamera
 from hardware.view import TableView
+from vision.params import ReaderParams
 from vision.settle import SettleState
 
 __all__ = ["Controller", "TableSettings"]
@@ -137,6 +139,9 @@ class Controller(CorrectionFlow):
         """Called at each step, after the buttons, to apply requests from elsewhere (the web)."""
         self.refusals = 0
         """Counts the problems shown (`_say`), so a request can tell it was refused."""
+        self._calibration: CalibrationFlow | None = None  # the menu's "Calibrate camera"
+        self.on_calibrated: Callable[[ReaderParams], None] | None = None
+        """Called with the reader's parameters once the menu's calibration is saved."""
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -146,7 +151,9 @@ class Controller(CorrectionFlow):
             self.press(event.button, now)
         if self.inbox is not None:
             self.inbox(now)
-        if (
+        if self._calibration is not None:
+            self._calibrate(now)
+        elif (
             not self._menu
             and self._correction is None
             and not self.session.is_over
@@ -209,6 +216,9 @@ class Controller(CorrectionFlow):
         """Handle one button press (QUIT ends the loop like the menu's shut down)."""
         if button is Button.QUIT:
             self.is_shut_down = True
+        elif self._calibration is not None:
+            if button is Button.STOP:
+                self._calibration.cancel()
         elif self._correction is not None:
             self._correction_press(button)
         elif button is Button.CORRECT:
@@ -498,6 +508,28 @@ class Controller(CorrectionFlow):
         elif item.action is Action.SHUT_DOWN:
             self.is_shut_down = self.wants_power_off = True
             self._tell("shutting down")
+        elif item.action is Action.CALIBRATE:
+            self._calibration = CalibrationFlow(self.watcher.camera, self.session.store.path.parent)
+            self._tell(self._calibration.message)
+
+    def _calibrate(self, now: float) -> None:
+        """One step of the menu's calibration; when it ends, the reader takes its result and the
+        watcher waits for a fresh throw (the test dice are no player's)."""
+        flow = self._calibration
+        assert flow is not None
+        message = flow.step(now)
+        if not flow.done:
+            self._tell(message)
+            return
+        self._calibration = None
+        if flow.failed:
+            self._say(message)
+        else:
+            self._tell(message)
+        if flow.params is not None and self.on_calibrated is not None:
+            self.on_calibrated(flow.params)
+        if self.watcher.expected:
+            self.watcher.expect(self.watcher.expected)
 
     def _new_game(self, rules: Rules, seats: Sequence[Seat]) -> None:
         try:

@@ -13,8 +13,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import vision
@@ -230,7 +229,8 @@ def open_table(
         for notice in (damaged, unusable):
             if notice:
                 log.warning("%s", notice)
-        reader = reading_with(adapted, read or partial(vision.read, params=params))
+        calibrated = _Calibrated(params, tuple(config.camera.roi))
+        reader = reading_with(adapted, read or calibrated.read)
         if on_frame is not None:
             reader = _tapped(reader, on_frame)
         watcher = ThrowWatcher(camera, keeper.watching(reader), config.camera.settle_seconds)
@@ -251,6 +251,7 @@ def open_table(
             settings=settings,
             rng=rng,
         )
+        controller.on_calibrated = calibrated.update
         controller.photos = keeper
         table = Table(controller, camera, buttons, multi, store, stack.pop_all())
     return table
@@ -266,6 +267,21 @@ def _tapped(
         return read(frame)
 
     return tapped
+
+
+@dataclass
+class _Calibrated:
+    """The reader with its parameters, which the table's menu replaces when it calibrates the
+    camera (an area typed in the config, ``camera.roi``, still wins)."""
+
+    params: vision.ReaderParams
+    configured_roi: tuple[tuple[int, int], ...]
+
+    def read(self, frame: Frame) -> Reading:
+        return vision.read(frame, self.params)
+
+    def update(self, params: vision.ReaderParams) -> None:
+        self.params = replace(params, roi=self.configured_roi or params.roi)
 
 
 def open_configured_camera(config: Config) -> Camera:

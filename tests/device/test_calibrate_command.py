@@ -27,7 +27,9 @@ from device.cli import main
 from device.commands import calibrate as command
 from device.config import parse_config
 from device.wiring import open_table
-from hardware.buttons import ScriptedButtons
+from hardware.buttons import Button, ScriptedButtons
+from tests.device.harness import Rig, is_waiting, open_rig
+from tests.device.harness import config as harness_config
 from vision.calibration import Calibration, Check
 from vision.render import TrayStyle, render_throw
 from vision.types import Frame
@@ -292,3 +294,59 @@ def test_a_tray_style_box_is_found(tmp_path: Path) -> None:
     ys = [y for _, y in outcome.calibration.roi]
     assert min(xs) <= 3 and max(xs) >= 637 and min(ys) <= 3 and max(ys) >= 477
     assert TrayStyle().walls is False
+
+
+# --- the menu's "Calibrate camera" --------------------------------------------------------------
+
+
+def _choose_calibrate(rig: Rig) -> None:
+    view = rig.press(Button.MENU)
+    rig.press(*[Button.SELECT] * view.menu.index("Calibrate camera"))
+    rig.press(Button.ROLL)
+
+
+def test_the_menu_calibrates_with_its_messages_on_the_screen(tmp_path: Path) -> None:
+    rig = open_rig(harness_config(tmp_path))
+    with rig.table:
+        _choose_calibrate(rig)
+        assert "keep hands and dice out" in rig.view.message
+        rig.until(lambda view: "throw the dice" in view.message, limit=20)
+        view = rig.until(lambda view: view.message.startswith("calibrated"), limit=100)
+        assert not view.alert
+        saved = tmp_path / "state" / CALIBRATION_NAME
+        record = json.loads(saved.read_text())
+        to_fix = [c["name"] for c in record["checks"] if not c["ok"]]
+        assert view.message.endswith(f"fix: {', '.join(to_fix)}" if to_fix else "passed")
+        calibrated = rig.table.controller.on_calibrated
+        assert calibrated is not None
+        params = calibrated.__self__.params  # type: ignore[attr-defined]
+        assert params.empty_tray is not None and params.roi is not None
+        # The game goes on: a fresh throw is read, not the test dice.
+        view = rig.until(lambda view: len(view.dice) == 5 or "I see" in view.message, limit=100)
+        assert len(view.dice) == 5
+
+
+def test_stop_cancels_the_menus_calibration(tmp_path: Path) -> None:
+    rig = open_rig(harness_config(tmp_path))
+    with rig.table:
+        _choose_calibrate(rig)
+        rig.step(2)
+        view = rig.press(Button.STOP)
+        view = rig.step()
+        assert view.message == "calibration cancelled" and view.alert
+        assert not (tmp_path / "state" / CALIBRATION_NAME).exists()
+
+
+def test_after_the_menus_calibration_the_test_dice_are_no_players_throw(tmp_path: Path) -> None:
+    rig = open_rig(harness_config(tmp_path, script=[[1, 1, 1, 5, 2]]))
+    with rig.table:
+        rig.until(is_waiting)
+        rig.press(Button.ROLL)  # the 1s and the 5 kept: one die to throw
+        _choose_calibrate(rig)
+        rig.until(lambda view: view.message.startswith("calibrated"), limit=150)
+        # The six test dice still lie in the tray: the table waits for a fresh throw of one.
+        view = rig.until(
+            lambda view: "I see" in view.message or "Ann" not in view.prompt or is_waiting(view),
+            limit=100,
+        )
+        assert "I see" not in view.message

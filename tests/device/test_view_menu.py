@@ -103,6 +103,7 @@ def test_the_menu_offers_who_is_not_seated_and_the_other_rules() -> None:
         "New game",
         "History",
         "Hints: show",
+        "Calibrate camera",
         "Shut down",
     ]
     adds = submenu(items[1])
