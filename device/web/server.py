@@ -34,6 +34,7 @@ import json
 import logging
 import os
 import socket
+import sqlite3
 import struct
 import threading
 import time
@@ -197,9 +198,8 @@ class WebContext:
             return data
 
 
-def _connect_any_thread(path: Path) -> Any:
-    import sqlite3
-
+def _connect_any_thread(path: Path) -> sqlite3.Connection:
+    """The web's own connection to the store, used by its one worker thread (created in it)."""
     return sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=False)
 
 
