@@ -108,7 +108,9 @@ class Controller(CorrectionFlow):
         self.on_event = on_event
         """Called with each event once it is stored and applied (e.g. to log or measure)."""
         self._strategies: dict[str, Strategy] = {}
-        self.overlay = Overlay(message=session.notice or session.store.notice)
+        self.overlay = Overlay(
+            message=session.notice or session.store.notice, tray=_tray_on_resume(session.state)
+        )
         self.is_shut_down = False
         self.wants_power_off = False
         """The menu's "Shut down" was chosen (not just the quit key)."""
@@ -626,3 +628,10 @@ def _index(state: GameState, dice: tuple[int, ...]) -> int:
         if option.dice == tuple(sorted(dice)):
             return i
     return 0
+
+
+def _tray_on_resume(state: GameState) -> tuple[int, ...]:
+    """The dice lying in the tray when a game resumes: the throw whose keep is being chosen."""
+    if state.phase is Phase.KEEP and state.turn.throws:
+        return state.turn.throws[-1].values
+    return ()
