@@ -590,9 +590,9 @@ class WebServer:
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(make_app(self.context), access_log=None)
+        runner = web.AppRunner(make_app(self.context), access_log=None, shutdown_timeout=1.0)
         await runner.setup()
-        site = web.TCPSite(runner, self.bind, self.port, shutdown_timeout=1.0)
+        site = web.TCPSite(runner, self.bind, self.port)
         try:
             await site.start()
         except OSError as exc:
