@@ -6,6 +6,13 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run, so a test that passed cannot fail at random
+# in CI; `HYPOTHESIS_PROFILE=explore` draws new ones to look for counterexamples.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # Tests never open a real window, even on a desktop.
 os.environ["SDL_VIDEODRIVER"] = "dummy"
