@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,11 +35,11 @@ __all__ = [
     "MIN_PHOTOS",
     "Adaptation",
     "AdaptedFileError",
+    "TableAdapter",
     "TooFewPhotos",
     "adapt_from_ring",
     "adapted_path",
     "load_last_layer",
-    "reading_with",
     "remove_last_layer",
     "save_last_layer",
 ]
@@ -157,16 +159,71 @@ def adapt_from_ring(ring: PhotoRing, params: AdaptParams | None = None) -> Adapt
     return Adaptation(layer, len(photos), fitted)
 
 
-def reading_with(
-    adaptation: Adaptation | None, read: Callable[[Frame], Reading]
-) -> Callable[[Frame], Reading]:
-    """``read`` with the classifier's last layer replaced by the adapted one (if any)."""
-    if adaptation is None:
-        return read
-    layer = adaptation.layer
+class TableAdapter:
+    """The menu's "Adapt to these dice": `dicekeeper adapt` run as a child process while the game
+    goes on (the reader's network is never shared between threads, and the main loop never
+    waits); once it is done, the reader reads with the new layer."""
 
-    def adapted(frame: Frame) -> Reading:
-        with last_layer(layer):
-            return read(frame)
+    def __init__(self, state: Path, current: Adaptation | None) -> None:
+        self.state = state
+        self.current = current
+        """The adapted layer the reader uses (None: the shipped one)."""
+        self._command = [sys.executable, "-m", "device", "adapt", "--state", str(state)]
+        self._child: subprocess.Popen[str] | None = None
 
-    return adapted
+    def reading(self, read: Callable[[Frame], Reading]) -> Callable[[Frame], Reading]:
+        """``read`` with the classifier's last layer the current adapted one (if any)."""
+
+        def adapted(frame: Frame) -> Reading:
+            current = self.current
+            with last_layer(current.layer if current is not None else None):
+                return read(frame)
+
+        return adapted
+
+    @property
+    def is_running(self) -> bool:
+        """Whether an adaptation is under way."""
+        return self._child is not None
+
+    def start(self) -> str:
+        """Start adapting to the kept photos; what to tell the players."""
+        if self._child is not None:
+            return "already adapting to the kept photos: the game goes on"
+        try:
+            self._child = subprocess.Popen(
+                self._command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        except OSError as exc:
+            return f"cannot adapt: {exc.strerror or exc}"
+        return "adapting to the kept photos (the game goes on)"
+
+    def news(self) -> str:
+        """Once the adaptation ended: what to tell the players (the reader then uses it); else
+        ""."""
+        child = self._child
+        if child is None or child.poll() is None:
+            return ""
+        self._child = None
+        _, errors = child.communicate()
+        if child.returncode != 0:
+            lines = [line for line in errors.splitlines() if line.strip()]
+            why = lines[-1].split(": ", 1)[-1] if lines else f"status {child.returncode}"
+            return f"not adapted: {why}"
+        try:
+            self.current = load_last_layer(self.state)
+        except AdaptedFileError as exc:
+            return f"not adapted: {exc}"
+        photos = self.current.photos if self.current is not None else 0
+        return f"adapted to {photos} photos: the reader now knows these dice"
+
+    def close(self) -> None:
+        """Stop an adaptation under way (idempotent)."""
+        child, self._child = self._child, None
+        if child is not None:
+            child.terminate()
+            child.communicate()

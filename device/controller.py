@@ -24,6 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from device.adaptation import TableAdapter
 from device.calibration_flow import CalibrationFlow
 from device.computer import find_computer, personalities
 from device.correction import NOT_A_DIE, Correction
@@ -137,6 +138,8 @@ class Controller(CorrectionFlow):
         self._drawn = False  # the throw just counted was drawn (a virtual throw), not read
         self.photos: PhotoKeeper | None = None
         """Keeps the frames of the read throws that counted as labelled photos (`device.photos`)."""
+        self.adapter: TableAdapter | None = None
+        """Adapts the reader to the kept photos from the menu (`device.adaptation`)."""
         self.inbox: Callable[[float], None] | None = None
         """Called at each step, after the buttons, to apply requests from elsewhere (the web)."""
         self.refusals = 0
@@ -172,6 +175,8 @@ class Controller(CorrectionFlow):
         self.last_view = view
         if self.photos is not None:
             self.photos.check(self.state)
+        if self.adapter is not None and (news := self.adapter.news()):
+            self._tell(news)
         return view
 
     @property
@@ -467,6 +472,7 @@ class Controller(CorrectionFlow):
             rules=state.rules.name,
             rule_sets=[r for r in rules_names() if rules_for(r).faces == 6],
             hints=self.hints,
+            adapt=self.adapter is not None,
         )
         self._show(menu_selected=0)
 
@@ -510,6 +516,8 @@ class Controller(CorrectionFlow):
         elif item.action is Action.SHUT_DOWN:
             self.is_shut_down = self.wants_power_off = True
             self._tell("shutting down")
+        elif item.action is Action.ADAPT and self.adapter is not None:
+            self._tell(self.adapter.start())
         elif item.action is Action.CALIBRATE:
             self._calibration = CalibrationFlow(self.watcher.camera, self.session.store.path.parent)
             self._tell(self._calibration.message)

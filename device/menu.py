@@ -27,6 +27,7 @@ class Action(enum.Enum):
     NEW_GAME = "new game"
     HISTORY = "history"
     HINTS = "hints"
+    ADAPT = "adapt"
     CALIBRATE = "calibrate"
     SHUT_DOWN = "shut down"
 
@@ -55,10 +56,12 @@ def main_menu(
     rules: str,
     rule_sets: Sequence[str],
     hints: bool = False,
+    adapt: bool = False,
 ) -> tuple[MenuItem, ...]:
     """The menu: close, add a player (people, a guest, computers), remove a player, rules, new
-    game, history, hints on/off, calibrate the camera, shut down; the lists are sub-menus.
-    People already seated are not offered again."""
+    game, history, hints on/off, adapt the reader to the kept photos (when ``adapt``), calibrate
+    the camera, shut down; the lists are sub-menus. People already seated are not offered
+    again."""
     taken = {name.casefold() for name in seated}
     adds = [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
     guest = next(f"Guest {n}" for n in range(1, 100) if f"guest {n}" not in taken)
@@ -77,6 +80,7 @@ def main_menu(
         MenuItem("New game", Action.NEW_GAME),
         MenuItem("History", Action.HISTORY),
         MenuItem("Hints: hide" if hints else "Hints: show", Action.HINTS),
+        *([MenuItem("Adapt to these dice", Action.ADAPT)] if adapt else []),
         MenuItem("Calibrate camera", Action.CALIBRATE),
         MenuItem("Shut down", Action.SHUT_DOWN),
     ]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import vision
-from device.adaptation import load_last_layer, reading_with
+from device.adaptation import TableAdapter, load_last_layer
 from device.calibration import load_calibration, reader_params
 from device.computer import display_name, find_computer
 from device.config import (
@@ -230,7 +230,9 @@ def open_table(
             if notice:
                 log.warning("%s", notice)
         calibrated = _Calibrated(params, tuple(config.camera.roi))
-        reader = reading_with(adapted, read or calibrated.read)
+        adapter = TableAdapter(state, adapted)
+        stack.callback(adapter.close)
+        reader = adapter.reading(read or calibrated.read)
         if on_frame is not None:
             reader = _tapped(reader, on_frame)
         watcher = ThrowWatcher(camera, keeper.watching(reader), config.camera.settle_seconds)
@@ -253,6 +255,7 @@ def open_table(
         )
         controller.on_calibrated = calibrated.update
         controller.photos = keeper
+        controller.adapter = adapter
         table = Table(controller, camera, buttons, multi, store, stack.pop_all())
     return table
 

@@ -17,11 +17,19 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.blob_dice import without_faces_of_dice
-from vision.classify import CLASSES, NO_DIE, LastLayer, features, shipped_last_layer
+from vision.classify import (
+    CLASSES,
+    NO_DIE,
+    LastLayer,
+    feature_count,
+    features,
+    shipped_last_layer,
+)
 from vision.crops import Pyramid, die_crop, pyramid_of
-from vision.evaluation import LabelledDie
+from vision.evaluation import LabelledDie, rendered_labels
 from vision.params import ReaderParams
 from vision.reader import find_pip_faces
+from vision.render import render_tray, style_from_seed
 from vision.types import Frame
 from vision.widths import frame_width
 
@@ -34,6 +42,8 @@ _BESIDE = (0.45, 1.2)
 _FAR = 1.0
 """In die widths: the empty tray's crops are at least this far from every labelled die."""
 _READER = ReaderParams()
+_REHEARSAL_SEEDS = 31_000
+"""The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +53,9 @@ class AdaptParams:
     ``on_die`` crops per die (turned, off-centre by up to 0.2 die widths, scaled by up to
     exp(±``scale``)), ``beside`` crops per die next to it and ``background`` crops per photo on
     the tray (class "no die"); ``pull`` the weight of the penalty on the distance to the shipped
-    layer; ``steps`` of gradient descent (Adam) at ``rate``.
+    layer; ``steps`` of gradient descent (Adam) at ``rate``; ``rehearsal`` rendered trays of
+    ordinary dice on which the layer is held to the shipped one's verdicts, weighing ``rehearse``
+    times as much as the table's photos.
     """
 
     on_die: int = 24
@@ -53,7 +65,12 @@ class AdaptParams:
     pull: float = 0.05
     steps: int = 300
     rate: float = 0.02
+    rehearsal: int = 24
+    rehearse: float = 3.0
     seed: int = 0
+
+
+_DEFAULT = AdaptParams()
 
 
 def cut_crops(
@@ -105,32 +122,28 @@ def die_width(frame: Frame, pyramid: Pyramid, dice: Sequence[LabelledDie]) -> fl
 
 def fit_last_layer(
     found: npt.NDArray[np.float32],
-    classes: Sequence[int],
+    targets: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64],
     start: LastLayer,
-    params: AdaptParams = AdaptParams(),
+    params: AdaptParams = _DEFAULT,
 ) -> LastLayer:
-    """The last layer that classifies the features ``found`` (N × features) as ``classes``:
-    softmax regression from ``start``, penalised by ``params.pull`` times the squared distance
-    to it (mean cross-entropy + pull/2 · |W - W₀|²)."""
+    """The last layer whose class probabilities on the features ``found`` (N × features) come
+    nearest the ``targets`` (N × CLASSES, rows summing to 1): softmax regression from
+    ``start``, minimising the cross-entropy weighted by ``weights`` (N) plus ``params.pull``/2
+    times the squared distance to ``start``."""
     x = np.asarray(found, np.float64)
-    y = np.asarray(classes, np.int64)
-    w0 = np.asarray(start.weights, np.float64)
-    b0 = np.asarray(start.bias, np.float64)
     if len(x) == 0:
         return start
+    w0 = np.asarray(start.weights, np.float64)
+    b0 = np.asarray(start.bias, np.float64)
+    share = np.asarray(weights, np.float64)[:, None] / float(np.sum(weights))
     scale = float(np.sqrt(np.mean(np.sum(x * x, axis=1)))) or 1.0
-    onehot = np.zeros((len(y), CLASSES))
-    onehot[np.arange(len(y)), y] = 1.0
     w, b = w0.copy(), b0.copy()
     moments = [np.zeros_like(w), np.zeros_like(b)]
     squares = [np.zeros_like(w), np.zeros_like(b)]
     beta1, beta2 = 0.9, 0.999
     for step in range(1, params.steps + 1):
-        logits = np.einsum("nf,cf->nc", x, w) + b  # einsum: no BLAS threads on a busy Pi
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        error = (p - onehot) / len(y)
+        error = (_softmax(x, w, b) - targets) * share
         grads = [
             np.einsum("nc,nf->cf", error, x) + params.pull * (w - w0),
             error.sum(axis=0) + params.pull * (b - b0),
@@ -145,11 +158,41 @@ def fit_last_layer(
     return LastLayer(w.astype(np.float32), b.astype(np.float32))
 
 
+def _softmax(
+    x: npt.NDArray[np.float64], w: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    logits = np.einsum("nf,cf->nc", x, w) + b  # einsum: no BLAS threads fighting on a busy Pi
+    logits -= logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    out: npt.NDArray[np.float64] = p / p.sum(axis=1, keepdims=True)
+    return out
+
+
+def rehearsal_crops(params: AdaptParams) -> list[Frame]:
+    """Crops of ordinary dice the shipped classifier knows (rendered trays of random looks, fixed
+    seeds), on which the fitted layer is held to the shipped one's verdicts."""
+    rng = np.random.default_rng([params.seed, 1])
+    crops: list[Frame] = []
+    for i in range(params.rehearsal):
+        seed = _REHEARSAL_SEEDS + i
+        values = [int(v) for v in rng.integers(1, 7, int(rng.integers(2, 7)))]
+        tray = render_tray(values, seed=seed, style=style_from_seed(seed))
+        cut, _ = cut_crops(tray.frame, rendered_labels(tray.dice), rng, params)
+        crops += cut
+    return crops
+
+
+def _features(crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
+    parts = [features(crops[i : i + 256]) for i in range(0, len(crops), 256)]
+    return np.concatenate(parts) if parts else np.zeros((0, feature_count()), np.float32)
+
+
 def adapt_last_layer(
-    photos: Sequence[tuple[Frame, Sequence[LabelledDie]]], params: AdaptParams = AdaptParams()
+    photos: Sequence[tuple[Frame, Sequence[LabelledDie]]], params: AdaptParams = _DEFAULT
 ) -> tuple[LastLayer, int]:
     """The last layer fitted to the labelled ``photos`` (frame and its dice) from the shipped
-    one, and how many dice it was fitted to."""
+    one, held to the shipped one's verdicts on ordinary dice (`rehearsal_crops`), and how many
+    dice it was fitted to."""
     rng = np.random.default_rng(params.seed)
     crops: list[Frame] = []
     classes: list[int] = []
@@ -159,8 +202,19 @@ def adapt_last_layer(
         crops += cut
         classes += cls
         dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
-    found = np.concatenate(
-        [features(crops[i : i + 256]) for i in range(0, len(crops), 256)]
-        or [np.zeros((0, 1), np.float32)]
+    shipped = shipped_last_layer()
+    table = _features(crops)
+    known = _features(rehearsal_crops(params))
+    targets = np.zeros((len(table), CLASSES))
+    targets[np.arange(len(table)), np.asarray(classes, np.int64)] = 1.0
+    w0 = np.asarray(shipped.weights, np.float64)
+    b0 = np.asarray(shipped.bias, np.float64)
+    held = _softmax(known.astype(np.float64), w0, b0)
+    weights = np.concatenate(
+        [
+            np.full(len(table), 1.0 / max(len(table), 1)),
+            np.full(len(known), params.rehearse / max(len(known), 1)),
+        ]
     )
-    return fit_last_layer(found, classes, shipped_last_layer(), params), dice
+    found = np.concatenate([table, known])
+    return fit_last_layer(found, np.concatenate([targets, held]), weights, shipped, params), dice

@@ -15,11 +15,12 @@ shipped network's.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -51,8 +52,11 @@ class LastLayer:
 
     weights: npt.NDArray[np.float32]
     bias: npt.NDArray[np.float32]
+    tag: int = field(init=False, repr=False)
+    """A number no other layer made in this process has (what `classify` remembers it by)."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "tag", next(_tags))
         w, b = np.asarray(self.weights), np.asarray(self.bias)
         if w.ndim != 2 or w.shape[0] != CLASSES or b.shape != (CLASSES,):
             raise InvalidLastLayer(
@@ -63,6 +67,7 @@ class LastLayer:
             raise InvalidLastLayer("the last layer's weights are not all finite numbers")
 
 
+_tags = itertools.count(1)
 _layer: ContextVar[LastLayer | None] = ContextVar("classifier_last_layer", default=None)
 
 
@@ -113,7 +118,7 @@ def classify(crops: Sequence[Frame], *, layer: LastLayer | None = None) -> list[
     frame, a die looked at still where its first crop was cut already (about 1.5 of 27 crops a
     rendered frame of six dice)."""
     layer = layer if layer is not None else _layer.get()
-    tag = 0 if layer is None else id(layer)
+    tag = 0 if layer is None else layer.tag
     keys = [
         (crop.shape, crop.dtype.str, np.ascontiguousarray(crop).tobytes(), tag) for crop in crops
     ]

@@ -35,13 +35,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--undo", action="store_true", help="go back to the shipped classifier")
     parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
+    parser.add_argument(
+        "--state", metavar="DIR", type=Path, help="the state directory (default: the config's)"
+    )
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Fit and save the adapted layer, or remove it."""
     config = load_config(args.config)
-    state = state_directory(config.state.directory)
+    state = args.state or state_directory(config.state.directory)
     if args.undo:
         if remove_last_layer(state):
             print(f"removed {adapted_path(state)}: back to the shipped classifier; {RESTART}")

@@ -1,0 +1,123 @@
+"""`dicekeeper adapt [--undo]`: the classifier fitted to the kept photos and saved in the state
+directory, read with by the table, refused when damaged, undone; too few photos refused."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+import device.adaptation
+from device.adaptation import (
+    AdaptedFileError,
+    TableAdapter,
+    adapted_path,
+    load_last_layer,
+)
+from device.cli import main
+from device.photos import PhotoRing
+from hardware.buttons import Button
+from tests.device.harness import config, open_rig
+from vision.adapt import AdaptParams
+from vision.classify import classify
+from vision.crops import die_crop, pyramid_of
+from vision.evaluation import rendered_labels
+from vision.render import TrayStyle, render_tray
+
+FAST = AdaptParams(on_die=8, beside=2, background=4, rehearsal=2, steps=100)
+GOLD = TrayStyle(schemes=("gold-on-black",))
+
+
+@pytest.fixture(autouse=True)
+def fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(device.adaptation, "AdaptParams", lambda: FAST)
+
+
+def _config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[state]\ndirectory = "{tmp_path / "state"}"\n')
+    return path
+
+
+def _keep(tmp_path: Path, photos: int) -> None:
+    ring = PhotoRing.in_directory(tmp_path / "state")
+    for seed in range(photos):
+        tray = render_tray([6, 2, 6, 5], seed=seed, style=GOLD)
+        ring.write(ring.new_number(), tray.frame, tuple(rendered_labels(tray.dice)))
+
+
+def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _keep(tmp_path, 10)
+    cfg = str(_config(tmp_path))
+    assert main(["adapt", "--config", cfg]) == 0
+    assert "adapted the classifier to 10 photos (40 dice)" in capsys.readouterr().out
+    state = tmp_path / "state"
+    adaptation = load_last_layer(state)
+    assert adaptation is not None and adaptation.photos == 10
+    tray = render_tray([6, 6], seed=99, style=GOLD)
+    crops = [die_crop(pyramid_of(tray.frame), d.center, d.size_px) for d in tray.dice]
+    adapter = TableAdapter(state, adaptation)
+    wrapped = adapter.reading(lambda frame: classify(crops))  # type: ignore[arg-type,return-value]
+    assert wrapped(tray.frame) == classify(crops, layer=adaptation.layer) != classify(crops)
+    assert main(["photos", "--config", cfg]) == 0
+    assert "adapted to 10 photos" in capsys.readouterr().out
+    assert main(["adapt", "--undo", "--config", cfg]) == 0
+    assert "back to the shipped classifier" in capsys.readouterr().out
+    assert not adapted_path(state).exists() and load_last_layer(state) is None
+    assert main(["adapt", "--undo", "--config", cfg]) == 0
+    assert "nothing to undo" in capsys.readouterr().out
+
+
+def test_a_damaged_adapted_file_is_refused_in_one_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    for damage in (b"not a zip file", None):
+        if damage is None:  # a whole file whose numbers changed: its checksum tells
+            _keep(tmp_path, 10)
+            assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
+            data = bytearray(adapted_path(state).read_bytes())
+            data[data.index(b"weights.npy") + 200] ^= 0x40
+            adapted_path(state).write_bytes(bytes(data))
+        else:
+            adapted_path(state).write_bytes(damage)
+        caplog.clear()
+        assert main(["photos", "--config", str(_config(tmp_path))]) == 2
+        assert "adapted.npz' is damaged" in caplog.text and "adapt --undo" in caplog.text
+        assert "Traceback" not in caplog.text
+        with pytest.raises(AdaptedFileError, match="is damaged"):
+            open_rig(config(tmp_path))
+
+
+def test_too_few_photos_is_a_message_and_exit_2(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _keep(tmp_path, 3)
+    assert main(["adapt", "--config", str(_config(tmp_path))]) == 2
+    assert "3 photos with 12 dice kept" in caplog.text and "at least 10 photos" in caplog.text
+    assert not adapted_path(tmp_path / "state").exists()
+
+
+def test_the_menu_adapts_while_the_game_goes_on(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path))
+    with rig.table:
+        view = rig.press(Button.MENU)
+        index = view.menu.index("Adapt to these dice")
+        view = rig.press(*[Button.SELECT] * index, Button.ROLL)
+        assert view.message == "adapting to the kept photos (the game goes on)"
+        assert not view.menu
+        adapter = rig.table.controller.adapter
+        assert adapter is not None and adapter.is_running
+        for _ in range(600):  # the child process: `dicekeeper adapt`, with few photos kept
+            if not adapter.is_running:
+                break
+            time.sleep(0.05)
+            rig.step()
+        rig.step()
+        message = rig.view.message  # the game went on meanwhile: a throw or two were kept
+        assert message.startswith("not adapted: ") and "needs at least 10 photos" in message
+        assert adapter.current is None
