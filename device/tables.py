@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -31,6 +32,10 @@ log = logging.getLogger(__name__)
 # solves while people wait (`device.computer.CachedTables`); the shipped rule sets are solved
 # ahead of play by `dicekeeper strategy --solve` (systemd/install.sh runs it).
 SOLVE_LIMIT_UNITS = 100
+# A table missing from the cache is looked for again after this long (seconds): one solved in
+# the background (`dicekeeper strategy --solve`, started by systemd/install.sh) is picked up
+# while the appliance runs.
+RETRY_SECONDS = 60.0
 
 
 def cache_directory(environ: Mapping[str, str] | None = None) -> Path:
@@ -81,7 +86,8 @@ class DiskTables:
     """A table source: memory, then the cache directory, then a solve within ``limit_units``.
 
     ``on_solve(rules)`` is called before a solve starts (e.g. to tell the user it will take a
-    while); ``progress`` receives the solver's (done, total).
+    while); ``progress`` receives the solver's (done, total). A table found missing is looked
+    for on disk again once ``RETRY_SECONDS`` of ``clock`` have passed.
     """
 
     def __init__(
@@ -91,20 +97,31 @@ class DiskTables:
         limit_units: int = SOLVE_LIMIT_UNITS,
         on_solve: Callable[[Rules], None] | None = None,
         progress: Progress | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.directory = directory if directory is not None else cache_directory()
         self.limit_units = limit_units
         self.on_solve = on_solve
         self.progress = progress
-        self._memory: dict[Rules, OptimalTable | None] = {}
+        self.clock = clock
+        self._memory: dict[Rules, OptimalTable] = {}
+        self._missing: dict[Rules, float] = {}
 
     def __call__(self, rules: Rules) -> OptimalTable | None:
         """The table for ``rules`` (None when not cached and too large to solve now)."""
-        if rules in self._memory:
-            return self._memory[rules]
+        table = self._memory.get(rules)
+        if table is not None:
+            return table
+        looked = self._missing.get(rules)
+        if looked is not None and self.clock() - looked < RETRY_SECONDS:
+            return None
         table = load_table(rules, self.directory)
         if table is None and self.units(rules) <= self.limit_units:
             table = self.solve(rules)
+        if table is None:
+            self._missing[rules] = self.clock()
+            return None
+        self._missing.pop(rules, None)
         self._memory[rules] = table
         return table
 
