@@ -7,7 +7,8 @@
 # --system-site-packages (so apt's python3-picamera2 is importable), installs dicekeeper into it
 # (on Bookworm with systemd/constraints-bookworm.txt, so that apt's numpy 1.24, which picamera2 is
 # built against, stays), copies the example config to /etc/dicekeeper/config.toml unless one
-# exists, and enables and starts dicekeeper.service.
+# exists, enables and starts dicekeeper.service, and solves the optimal player's tables in the
+# background (the transient unit dicekeeper-solve).
 #
 # Every step checks what is already there, so running it again updates the code, keeps the config
 # and the games, and finishes an install that stopped half-way (a lost network, a full disk).
@@ -172,6 +173,16 @@ if [ ! -d /run/systemd/system ]; then # a chroot or an image being built: enable
 fi
 systemctl daemon-reload
 systemctl enable "$SERVICE"
+# The optimal player's tables for the shipped rule sets, solved ahead of play in the
+# background (a few minutes each; `optimal` plays `expert` until its table is there, and picks
+# it up when it is): as the service user, into the service's state directory, at low priority.
+if systemd-run --quiet --collect --unit="$SERVICE-solve" --nice=15 \
+    -p User="$SERVICE_USER" -p StateDirectory=dicekeeper -p Environment=OMP_NUM_THREADS=1 \
+    "$venv/bin/dicekeeper" strategy --solve; then
+    say "solving the optimal tables in the background: journalctl -u $SERVICE-solve -f"
+else
+    say "could not start the table solve; later run: sudo -u $SERVICE_USER env STATE_DIRECTORY=/var/lib/dicekeeper $venv/bin/dicekeeper strategy --solve"
+fi
 if [ "$start_step" = yes ]; then
     systemctl restart "$SERVICE"
     say "$SERVICE is running; follow it with: journalctl -u $SERVICE -f"
