@@ -13,7 +13,14 @@ of a turn; within the turn the player banks or throws, whichever wins more often
 (with passing, the opponent may instead take over the k points and n dice: ``W`` becomes
 ``max(W, R_opponent(k, n))``). Scores only grow, so states are solved in order of decreasing
 i + j; the one cycle, a bust handing the turn to the opponent at the same scores, couples the pair
-(i, j)/(j, i), whose two start values are found by the secant method (exact to 1e-9 in 2-4 sweeps).
+(i, j)/(j, i), whose two start values are found by the secant method (exact to 1e-12 in 3-5 sweeps).
+
+Play needs only ``W`` at the start of turns: given those, one turn's (k, n) values are a small
+DAG over turn totals, solved on demand (`OptimalTable.turn`, milliseconds) when a decision asks.
+So the table stores ``W`` for every (seat, i, j), and under passing rules the chances with passed
+dice a bank's value needs (float32: 89 MB for greed-house to 10,000; 320 kB for farkle). This
+module is the pure-Python reference; ``device.solver_fast`` solves the same table with numpy, a
+diagonal of states at a time.
 
 Simplifications, all documented in the table: turn totals more than ``margin`` units past the
 target are banked without asking; ties count as losses for the player who must pass the leader
