@@ -3,11 +3,12 @@
 Pure functions of frames (numpy/OpenCV, no I/O). `find_area` finds the tray's inside in a frame
 of the empty tray: the floor is grown from the middle of the frame as the region whose colour a
 smooth light falloff explains (a quadratic surface in log colour, refitted as the region grows),
-its outline fitted by a quadrilateral and each side moved onto the strongest nearby edge at full
-resolution. `die_width` measures the dice of a test throw from the reader's reading. `check_tray`
-and `check_throw` say what to change about the picture (`Check`), and `calibrate` does it all.
-`differs_from_empty` is the reader's test of a die against the empty tray
-(``ReaderParams.empty_tray``).
+its outline fitted by a quadrilateral (RANSAC lines) and each side moved onto the first strong
+edge near it at full resolution, with the barrel distortion of a cheap lens allowed for (a bowed
+outline has points between the corners). `die_width` measures the dice of a test throw from the
+reader's reading. `check_tray` and `check_throw` say what to change about the picture (`Check`),
+and `calibrate` does it all. `differs_from_empty` is the reader's test of a die against the empty
+tray (``ReaderParams.empty_tray``).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ ANGLE_LIMIT = 14.0
 SMALLEST_DIE = 18.0
 LARGEST_DIE = 110.0
 """The die widths (pixels, as `die_width` measures them) the reader reads well: its boxes span
-the pips and a margin, about 0.8 of a die's edge, so these are dice of about 23 to 140 pixels."""
+the pips and a margin, about 0.7 of a die's edge, so these are dice of about 25 to 160 pixels."""
 EMPTY_DIFFERENCE = 24.0
 """A die whose box differs from the empty tray by less than this (grey levels, 90th percentile
 of the smoothed difference) is the empty tray, not a die."""
@@ -435,8 +436,10 @@ def _side_points(
 
 
 def die_width(frame: Frame, reading: Reading) -> float | None:
-    """The median die width (edge to edge, pixels) of the dice read in ``frame``: each die's box
-    divided by how much a square turned as the die's edges are turned widens it. None: no die."""
+    """The median die width (pixels) of the dice read in ``frame``, as the reader boxes them: each
+    die's box divided by how much a square turned as the die's edges are turned widens it. The
+    reader's boxes span the pips and a margin, about 0.7 of a die's edge
+    (benchmarks/calibration.py). None: no die."""
     widths = []
     for die in reading.dice:
         box = die.box

@@ -107,7 +107,7 @@ def test_a_good_picture_passes_every_check(good: CalibrationScene) -> None:
     assert names == ["glare", "looking-down", "light", "focus", "dice-size"]
     assert all(check.advice and "\n" not in check.advice for check in result.checks)
     assert result.die_width_px is not None
-    # The reader's boxes span the pips and a margin: about 0.8 of a die's edge.
+    # The reader's boxes span the pips and a margin: about 0.7 of a die's edge.
     assert 0.6 * good.die_px <= result.die_width_px <= 1.0 * good.die_px
 
 
