@@ -191,9 +191,10 @@ class Controller(CorrectionFlow):
 
     def view(self) -> TableView:
         """The table as the displays show it now."""
+        calibrating = self._calibration is not None
         overlay = replace(
             self.overlay,
-            prompt=self._prompt(),
+            prompt="calibrating the camera: STOP cancels" if calibrating else self._prompt(),
             menu=tuple(item.label for item in self._menu),
             computers=frozenset(self.session.computers),
             hint=self._hint(),

@@ -310,6 +310,7 @@ def test_the_menu_calibrates_with_its_messages_on_the_screen(tmp_path: Path) -> 
     with rig.table:
         _choose_calibrate(rig)
         assert "keep hands and dice out" in rig.view.message
+        assert rig.view.prompt == "calibrating the camera: STOP cancels"
         rig.until(lambda view: "throw the dice" in view.message, limit=20)
         view = rig.until(lambda view: view.message.startswith("calibrated"), limit=100)
         assert not view.alert
