@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TextIO
 
@@ -64,7 +64,8 @@ class TurnRow:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One finished game: its rules, times (epoch seconds), final scores, winner and turns."""
+    """One finished game: its rules, times (epoch seconds), final scores, winner, turns and the
+    score to reach (0 when its records do not say)."""
 
     id: int
     rules: str
@@ -75,6 +76,7 @@ class GameRecord:
     turns: tuple[TurnRow, ...]
     problem: str = ""
     """Why the turns are missing ("" when the game replayed)."""
+    target: int = 0
 
 
 def iso_time(epoch: float | None) -> str | None:
@@ -96,35 +98,34 @@ def game_record(stored: StoredGame) -> GameRecord:
         else ()
     )
     rules = str(result.get("rules", stored.start.get("rules", "?")))
-    base = GameRecord(stored.id, rules, stored.started, stored.finished, players, winner, ())
+    target = stored.start.get("target")
+    base = GameRecord(
+        stored.id,
+        rules,
+        stored.started,
+        stored.finished,
+        players,
+        winner,
+        (),
+        target=target if isinstance(target, int) and target > 0 else 0,
+    )
     if stored.is_damaged:
         return _without_turns(base, stored.damage)
     try:
         state, turns = _replay(stored)
     except (DicekeeperError, KeyError, ValueError, TypeError) as exc:
         return _without_turns(base, str(exc))
-    return GameRecord(
-        stored.id,
-        state.rules.name,
-        stored.started,
-        stored.finished,
-        tuple((p.name, p.total) for p in state.players),
-        winner,
-        turns,
+    return replace(
+        base,
+        rules=state.rules.name,
+        players=tuple((p.name, p.total) for p in state.players),
+        turns=turns,
+        target=state.rules.target,
     )
 
 
 def _without_turns(record: GameRecord, problem: str) -> GameRecord:
-    return GameRecord(
-        record.id,
-        record.rules,
-        record.started,
-        record.finished,
-        record.players,
-        record.winner,
-        (),
-        problem or "its events cannot be read",
-    )
+    return replace(record, turns=(), problem=problem or "its events cannot be read")
 
 
 def _replay(stored: StoredGame) -> tuple[GameState, tuple[TurnRow, ...]]:
@@ -173,6 +174,7 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
         "finished": iso_time(record.finished),
         "players": [{"name": name, "score": score} for name, score in record.players],
         "winner": record.winner,
+        "target": record.target,
     }
 
 

@@ -61,7 +61,7 @@ def test_games_list_and_one_game_with_its_turns(tmp_path: Path) -> None:
         games = await answer.json()
         assert len(games) == 1
         game = games[0]
-        assert game["rules"] == "farkle" and game["winner"] == "Ann"
+        assert game["rules"] == "farkle" and game["winner"] == "Ann" and game["target"] == 500
         assert game["players"] == [{"name": "Ann", "score": 1000}, {"name": "Bob", "score": 0}]
         assert datetime.fromisoformat(game["finished"]) >= datetime.fromisoformat(game["started"])
         one = await (await web.client.get(f"/api/games/{game['id']}")).json()
