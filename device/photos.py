@@ -40,7 +40,7 @@ __all__ = ["MAX_BYTES", "PhotoKeeper", "PhotoRing", "StoredPhoto"]
 
 log = logging.getLogger(__name__)
 
-MAX_BYTES = 200 * 1024 * 1024
+MAX_BYTES = 200_000_000
 """The ring's bound by default: 200 MB."""
 FOLDER = "photos"
 """The ring's folder in the state directory."""
