@@ -31,7 +31,7 @@ from hardware.buttons import Button, ScriptedButtons
 from tests.device.harness import Rig, is_waiting, open_rig
 from tests.device.harness import config as harness_config
 from vision.calibration import Calibration, Check
-from vision.render import TrayStyle, render_throw
+from vision.render import render_throw
 from vision.types import Frame
 
 CHECKS = ["glare", "looking-down", "light", "focus", "dice-size"]
@@ -286,14 +286,13 @@ def test_demo_calibrates_first(
     assert out.splitlines()[-1].startswith("reader: ")
 
 
-def test_a_tray_style_box_is_found(tmp_path: Path) -> None:
+def test_the_default_look_fills_the_frame(tmp_path: Path) -> None:
     # The simulated camera's default look fills the frame: its area is the whole frame.
     config = parse_config({"state": {"directory": str(tmp_path)}}, environ={})
     outcome = command.run_calibration(config, say=lambda m: None)
     xs = [x for x, _ in outcome.calibration.roi]
     ys = [y for _, y in outcome.calibration.roi]
     assert min(xs) <= 3 and max(xs) >= 637 and min(ys) <= 3 and max(ys) >= 477
-    assert TrayStyle().walls is False
 
 
 # --- the menu's "Calibrate camera" --------------------------------------------------------------
