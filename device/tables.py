@@ -54,14 +54,10 @@ def load_table(rules: Rules, directory: Path) -> OptimalTable | None:
     """The cached, verified table of ``rules``; None if absent or set aside as bad."""
     path = table_path(rules, directory)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as stream:
+            return OptimalTable.read(stream, rules)
     except FileNotFoundError:
         return None
-    except OSError as exc:
-        log.warning("cannot read the optimal table %s: %s", path, exc)
-        return None
-    try:
-        return OptimalTable.from_bytes(data, rules)
     except BadTable as exc:
         aside = path.with_suffix(".bad")
         try:
@@ -70,6 +66,9 @@ def load_table(rules: Rules, directory: Path) -> OptimalTable | None:
         except OSError as error:
             log.warning("%s is %s, and could not be set aside: %s", path, exc, error)
         return None
+    except OSError as exc:
+        log.warning("cannot read the optimal table %s: %s", path, exc)
+        return None
 
 
 def save_table(table: OptimalTable, directory: Path) -> Path:
@@ -77,8 +76,12 @@ def save_table(table: OptimalTable, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = table_path(table.rules, directory)
     temporary = path.with_suffix(f".tmp{os.getpid()}")
-    temporary.write_bytes(table.to_bytes())
-    os.replace(temporary, path)
+    try:
+        with temporary.open("wb") as stream:
+            table.write(stream)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
     return path
 
 
