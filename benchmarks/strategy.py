@@ -9,7 +9,8 @@ Usage: .venv/bin/python benchmarks/strategy.py [--rules NAME ...] [--target POIN
            [--games N] [--seed S] [--cache DIR] [--jobs N] [--head-to-head] [--json]
 
 Without ``--rules``, every shipped rule set to its own target. The tables are solved afresh
-with `device.solver_fast` and saved in ``--cache`` (default: a fresh temporary folder).
+with `device.solver_fast` (BLAS held to one thread) and saved in ``--cache`` (default: a fresh
+temporary folder). The machine's load shows in the wall times; the CPU times do not count it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import resource
 import sys
@@ -208,6 +210,9 @@ def main() -> int:
     parser.add_argument("--head-to-head", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    # one core per solve: the children start afresh and read these before numpy loads BLAS
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(variable, "1")
     context = multiprocessing.get_context("spawn")
     with (
         tempfile.TemporaryDirectory(prefix="dicekeeper-tables-") as scratch,
