@@ -72,11 +72,16 @@ def simulated_style(name: str, seed: int, size: tuple[int, int]) -> TrayStyle:
 
 
 def simulated_renderer(
-    size: tuple[int, int], *, style: TrayStyle | None = None, moving_frames: int = 6
+    size: tuple[int, int],
+    *,
+    style: TrayStyle | None = None,
+    moving_frames: int = 6,
+    room_seed: int = 0,
 ) -> Callable[[Sequence[int], int], list[Frame]]:
     """``render_throw(values, seed) -> frames`` for the simulated camera, at ``size`` (w, h).
 
-    Every throw is drawn in ``style`` (default: the ``table`` look).
+    Every throw is drawn in ``style`` (default: the ``table`` look) in one room drawn from
+    ``room_seed``: the camera, tray and surroundings stay put between throws, as at a table.
     """
     look = style if style is not None else TrayStyle()
 
@@ -88,6 +93,7 @@ def simulated_renderer(
             moving_frames=moving_frames,
             still_frames=1,
             style=look,
+            room_seed=room_seed,
         )
         return [tray.frame for tray in trays]
 
@@ -191,7 +197,12 @@ def open_table(
         stack.callback(keeper.close)
         if render is None:
             style = simulated_style(config.camera.style, config.camera.seed, _size(config))
-            render = simulated_renderer(_size(config), style=style, moving_frames=moving_frames)
+            render = simulated_renderer(
+                _size(config),
+                style=style,
+                moving_frames=moving_frames,
+                room_seed=config.camera.seed,
+            )
         if config.camera.read_truth and read is None:
             truth = TruthReader(render)
             render, read = truth.render, truth.read
@@ -291,7 +302,8 @@ def open_configured_camera(config: Config) -> Camera:
     """The configured camera alone (the simulated one drawing the configured look), as
     `open_table` opens it: for commands that need only the camera (``calibrate``)."""
     style = simulated_style(config.camera.style, config.camera.seed, _size(config))
-    return _open_camera(config, simulated_renderer(_size(config), style=style))
+    render = simulated_renderer(_size(config), style=style, room_seed=config.camera.seed)
+    return _open_camera(config, render)
 
 
 def _size(config: Config) -> tuple[int, int]:

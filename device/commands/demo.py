@@ -221,7 +221,9 @@ def handle(args: argparse.Namespace) -> int:
     if args.keep_photos:
         new_export_folder("--keep-photos", args.keep_photos)
     recorder = _Recorder(
-        simulated_renderer(SIZE, style=simulated_style(args.style, args.seed, SIZE))
+        simulated_renderer(
+            SIZE, style=simulated_style(args.style, args.seed, SIZE), room_seed=args.seed
+        )
     )
     fake = [0.0]
     real = has_window and not args.fast

@@ -307,3 +307,23 @@ def test_lens_distortion_moves_the_ground_truth_with_the_pixels() -> None:
         assert (
             b.box.x >= 0 and b.box.y >= 0 and b.box.x + b.box.w <= 640 and b.box.y + b.box.h <= 480
         )
+
+
+@pytest.mark.parametrize("preset", ["phone-box", "webcam-desk"])
+def test_throws_given_one_room_seed_share_the_tray_and_camera(preset: str) -> None:
+    style = style_like(preset, 3)
+
+    def empty(seed: int, room: int | None) -> np.ndarray:
+        frame = render_throw(
+            [], seed=seed, moving_frames=0, still_frames=1, style=style, room_seed=room
+        )[-1].frame
+        return np.asarray(frame, np.float32)
+
+    def apart(a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.mean(np.abs(a - b)))
+
+    shared = apart(empty(1, room=7), empty(2, room=7))
+    own = apart(empty(1, room=None), empty(2, room=None))
+    assert shared < 4.0 < own  # sensor noise only, against another camera, tray and light
+    dice = render_throw([3, 5], seed=2, moving_frames=0, still_frames=1, style=style, room_seed=7)
+    assert [d.value for d in dice[-1].dice] == [3, 5]

@@ -102,8 +102,14 @@ def build_scene(
     seed: int,
     size: tuple[int, int],
     style: TrayStyle | None,
+    room_seed: int | None = None,
 ) -> Scene:
-    """Lay out the tray, the camera, the light and the dice at rest (used by every render_*)."""
+    """Lay out the tray, the camera, the light and the dice at rest (used by every render_*).
+
+    The room (camera, surface, clutter, box, light, the hand's skin) is drawn from ``room_seed``
+    and the dice from ``seed``; without ``room_seed`` both come from ``seed``, so a table's
+    throws share one room only when they are given the same ``room_seed``.
+    """
     w, h = size
     if w < 64 or h < 64:
         raise InvalidRenderRequest(f"size must be at least 64×64, got {size!r}")
@@ -111,7 +117,7 @@ def build_scene(
         if v is not None and (isinstance(v, bool) or v not in range(1, 7)):
             raise InvalidRenderRequest(f"die values must be 1-6 or None, got {tuple(values)!r}")
     style = style if style is not None else style_from_seed(seed, size=size)
-    rng = np.random.default_rng([seed, 1])
+    rng = np.random.default_rng([seed if room_seed is None else room_seed, 1])
     height = w * float(np.interp(style.perspective, [0.0, 1.0], [8.0, 1.3]))
     # The principal point off the frame centre: a camera looking a little from one side (side faces
     # show on that side of every die, and the far side of the tray looks smaller).
@@ -146,6 +152,8 @@ def build_scene(
     )
     # The light on the tray is applied once here; dice and hands get it as they are drawn.
     surface = np.asarray(cv2.multiply(surface, gain, dtype=cv2.CV_8U), np.uint8)
+    if room_seed is not None:
+        rng = np.random.default_rng([seed, 1])
     schemes = tuple(style.schemes[int(rng.integers(len(style.schemes)))] for _ in values)
     looks = tuple(_look(name, style, rng) for name in schemes)
     rest = rest_poses(values, style, camera, size, area, rng, obstacles)

@@ -30,10 +30,12 @@ def render_throw(
     still_frames: int = 12,
     style: TrayStyle | None = None,
     hand: bool | None = None,
+    room_seed: int | None = None,
 ) -> list[RenderedTray]:
     """Frames of one throw: ``moving_frames`` of dice tumbling in (motion-blurred, showing random
     faces, the throwing hand withdrawing when ``hand``, drawn from the seed when None), then
-    ``still_frames`` of the dice at rest on ``values``.
+    ``still_frames`` of the dice at rest on ``values``. Throws given the same ``room_seed`` land
+    in the same room (camera, tray, surroundings and light; `build_scene`).
 
     The dice at rest have exactly the geometry of ``render_tray(values, seed=seed, ...)``; between
     still frames only the sensor noise changes.
@@ -43,7 +45,7 @@ def render_throw(
             "frame counts must be >= 0, got "
             f"moving_frames={moving_frames!r}, still_frames={still_frames!r}"
         )
-    scene = build_scene(values, seed=seed, size=size, style=style)
+    scene = build_scene(values, seed=seed, size=size, style=style, room_seed=room_seed)
     rng = np.random.default_rng([seed, 4])
     with_hand = bool(rng.random() < 0.35) if hand is None else hand
     w, h = size
