@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import vision
-from device.adaptation import TableAdapter, load_last_layer
+from device.adaptation import AdaptedFileError, TableAdapter, load_last_layer
 from device.calibration import load_calibration, reader_params
 from device.computer import display_name, find_computer
 from device.config import (
@@ -185,11 +185,16 @@ def open_table(
     ``read`` replaces the dice reader and ``render`` the simulated camera's renderer (tests);
     ``on_frame`` is given every camera frame before it is read (the web's camera picture);
     ``photo_bytes`` bounds the kept photos of the throws (`device.photos`). The reader uses the
-    classifier's layer adapted to the table's dice when the state directory has one.
+    classifier's layer adapted to the table's dice when the state directory has one (a damaged
+    one is reported in the log and the shipped layer used).
     """
     rules = check_game_config(config)
     state = state_directory(config.state.directory)
-    adapted = load_last_layer(state)
+    try:
+        adapted = load_last_layer(state)
+    except AdaptedFileError as exc:  # the table plays on with the shipped classifier
+        log.warning("%s; the reader uses the shipped classifier until then", exc)
+        adapted = None
     with ExitStack() as stack:
         store = GameStore.in_directory(state)
         stack.callback(store.close)
