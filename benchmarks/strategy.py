@@ -140,7 +140,13 @@ def measure(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """Everything for one rule set; run in a fresh child process (`main`), so that the peak
     memory measured right after the solve is that solve's alone."""
     rules = rules_for(name, args.target)
-    report: dict[str, Any] = {"rules": name, "target": rules.target}
+    turn = turn_table(rules)
+    report: dict[str, Any] = {
+        "rules": name,
+        "target": rules.target,
+        "expected_points": round(turn.start * turn.model.unit, 2),
+        "bank_at": {str(n): k * turn.model.unit for n, k in turn.bank_at().items()},
+    }
     report.update(solve(rules, args.cache))
     began = time.perf_counter()
     table = load_table(rules, args.cache)
@@ -157,7 +163,6 @@ def measure(name: str, args: argparse.Namespace) -> dict[str, Any]:
         ]
     if name in PUBLISHED and rules.target == find_rules(name).target:
         source, points, first = PUBLISHED[name]
-        turn = turn_table(rules)
         report["published"] = {
             "source": source,
             "expected_points": [round(turn.start * turn.model.unit, 4), points],
@@ -172,9 +177,13 @@ def show(report: dict[str, Any]) -> None:
     """Print one rule set's figures."""
     fp = report["first_player"]
     print(
-        f"{report['rules']} to {report['target']}: solved in {report['solve_wall_s']} s wall, "
-        f"{report['solve_cpu_s']} s CPU, peak RSS {report['peak_rss_mb']} MB; table "
-        f"{report['table_mb']} MB, loaded and verified in {report['load_s']} s"
+        f"{report['rules']} to {report['target']}: turn EV {report['expected_points']}, "
+        f"bank at {report['bank_at']}"
+    )
+    print(
+        f"  optimal table: solved in {report['solve_wall_s']} s wall, {report['solve_cpu_s']} s "
+        f"CPU, peak RSS {report['peak_rss_mb']} MB; {report['table_mb']} MB, loaded and "
+        f"verified in {report['load_s']} s"
     )
     print(
         f"  first player: predicted {fp['predicted']}, measured {fp['measured']} in "
