@@ -5,12 +5,14 @@ time. Here every state on one anti-diagonal (equal i + j) is solved at once, as 
 over the states: their banks only need states of higher sums, which are solved already, and the
 one coupling (a bust hands the turn to the opponent at the same scores, ``(s, i, j)`` with
 ``(s', j, i)``, also on the diagonal) is solved by the same secant method as the reference, run
-element by element on the vectors. One turn's (k, n) DAG is swept from the largest turn total
-down: at each k, the values a throw of n dice can lead to are gathered for every state as rows
-(`numpy.take`), the best keep of each distinct option set is a `numpy.maximum.reduceat` over
-its moves, and the chance of the throw is one product with the option sets' probabilities.
-States are ordered by their own score, so the states still playing at turn total k (those with
-``k < span(i)``) are always a prefix of the vectors.
+element by element on the vectors (the B half of each pair swept, then the A half). One turn's
+(k, n) DAG is swept from the largest turn total down: at each k, the values the throws of every
+number of dice can lead to are gathered for every state as rows (`numpy.take`), the best keep of
+each distinct option set is a maximum over its moves (sets grouped by size), and the chances of
+the throws are one matrix product with the option sets' probabilities. States are ordered by
+their own score, so the states still playing at turn total k (those with ``k < span(i)``) are
+always a prefix of the vectors. Farkle to 10,000 takes 75 s of one desktop core (the reference:
+39 minutes), greed-house about 105 s and 150 MB.
 
 The tests check that both solvers give the same table to 1e-9 on small targets of every rule
 set; `benchmarks/strategy.py` measures the time and memory at the rule sets' own targets.
