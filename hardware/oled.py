@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from dataclasses import replace
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -239,7 +240,10 @@ class OledDisplay(Closing):
         self._is_closed = False
 
     def show(self, view: TableView) -> None:
-        """Draw ``view`` unless it is the one already shown."""
+        """Draw ``view`` unless it is the one already shown (a camera picture, which the OLED
+        does not draw, makes no difference)."""
+        if view.picture is not None:
+            view = replace(view, picture=None)
         if self._is_closed or view == self._last:
             return
         from luma.core.render import canvas

@@ -37,7 +37,7 @@ from hardware.screen_panels import (
     draw_scores,
     draw_web,
 )
-from hardware.view import OptionView, Phase, TableView
+from hardware.view import OptionView, Phase, Picture, TableView
 
 __all__ = ["ALERT", "GOLD", "player_color", "render_screen", "render_screen_image"]
 
@@ -49,6 +49,9 @@ def _draw_tray(
     pygame.draw.rect(
         surface, (60, 110, 85), tray, width=max(round(3 * s), 1), border_radius=round(18 * s)
     )
+    if view.picture is not None:
+        _draw_picture(surface, view.picture, tray.inflate(-round(12 * s), -round(12 * s)))
+        return
     count = len(view.dice)
     if view.winner is not None and count == 0:
         _draw_standings(surface, view, tray, s)
@@ -93,6 +96,17 @@ def _draw_tray(
         stamp = font(round(90 * s)).render("BUST", True, ALERT)
         stamp = pygame.transform.rotate(stamp, 12)
         surface.blit(stamp, stamp.get_rect(center=tray.center))
+
+
+def _draw_picture(surface: pygame.Surface, picture: Picture, area: pygame.Rect) -> None:
+    """``picture`` scaled to fit ``area`` (its proportions kept), centred in it."""
+    rows, columns = picture.pixels.shape[:2]
+    rgb = picture.pixels[:, :, ::-1].tobytes()  # BGR to RGB, rows in order
+    image = pygame.image.frombytes(rgb, (columns, rows), "RGB")
+    scale = min(area.width / columns, area.height / rows)
+    size = (max(round(columns * scale), 1), max(round(rows * scale), 1))
+    image = pygame.transform.smoothscale(image, size)
+    surface.blit(image, image.get_rect(center=area.center))
 
 
 def _draw_correcting_die(
@@ -312,6 +326,8 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
             surface.blit(image, (x, left.top + round(5 * s)))
 
     tray = pygame.Rect(left.left, left.top + round(48 * s), left.width, round(150 * s))
+    if view.picture is not None:  # the camera's picture: the tray grows, room left for a message
+        tray.height = max(tray.height, left.bottom - tray.top - round(70 * s))
     _draw_tray(surface, view, tray, s, tick)
     y = tray.bottom + round(10 * s)
     if view.options:

@@ -10,6 +10,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+import numpy as np
+from numpy.typing import NDArray
+
 from engine.errors import DicekeeperError
 
 
@@ -62,6 +65,24 @@ class OptionView:
     score: int
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Picture:
+    """A camera picture for the big screen: ``pixels`` is rows × columns × 3 bytes in BGR order
+    (as cameras give frames), already drawn on (the throwing area, the dice read boxed).
+
+    Compared by identity, so a view holding one stays cheap to compare, copy and hash.
+    """
+
+    pixels: NDArray[np.uint8]
+
+    def __post_init__(self) -> None:
+        shape = self.pixels.shape
+        if self.pixels.dtype != np.uint8 or len(shape) != 3 or shape[2] != 3 or 0 in shape:
+            raise InvalidView(
+                f"a picture must be rows × columns × 3 bytes (BGR), not {self.pixels.dtype} {shape}"
+            )
+
+
 PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((1, 1),),
     2: ((0, 0), (2, 2)),
@@ -94,6 +115,8 @@ class TableView:
     previous turn ended ("Ann busts with 1 5 4 3 4: a first throw must score 300 to enter").
     ``web`` is where phones find the scoreboard ("http://192.168.1.5:8080", empty when the web
     page is off) and ``pair_code`` the short code a phone enters there to take control.
+    ``picture`` is a camera picture (calibrating) that the big screen draws in the tray instead of
+    the dice; the other displays ignore it.
     """
 
     title: str = "dicekeeper"
@@ -122,6 +145,7 @@ class TableView:
     last_turn: str = ""
     web: str = ""
     pair_code: str = ""
+    picture: Picture | None = None
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):
