@@ -4,6 +4,8 @@ The controller calls `CalibrationFlow.step(now)` from its loop instead of readin
 the message it returns: the empty tray is looked at (the median of a few frames), the throwing area
 found, a test throw asked for and waited on until the dice lie still, then the calibration is
 checked and saved (`device.calibration`) and its reader parameters handed back. STOP cancels.
+Meanwhile ``picture`` is the live view for the big screen: the empty tray with the area found,
+then each frame of the test throw with the area and the dice read boxed (`live_picture`).
 """
 
 from __future__ import annotations
@@ -11,25 +13,43 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 import vision
 from device.calibration import SavedCalibration, reader_params, save_calibration
 from engine.errors import DicekeeperError
 from hardware.camera import Camera
-from vision.calibration import calibrate, find_area
+from hardware.view import Picture
+from vision.annotate import annotate
+from vision.calibration import Polygon, calibrate, draw_area, find_area
 from vision.settle import SettleParams, SettleState, SettleTracker
-from vision.types import Frame
+from vision.types import Frame, Reading
 
 log = logging.getLogger(__name__)
 
 EMPTY_FRAMES = 5
 TEST_DICE = 6
+PICTURE_WIDTH = 640
+"""The live view's pictures are at most this wide (a screen's tray panel is smaller)."""
+
+
+def live_picture(frame: Frame, area: Polygon, reading: Reading | None = None) -> Picture:
+    """``frame`` with the throwing ``area`` drawn and the dice of ``reading`` boxed, at most
+    `PICTURE_WIDTH` pixels wide, for the screen's live view."""
+    drawn = draw_area(frame if reading is None else annotate(frame, reading), area)
+    height, width = drawn.shape[:2]
+    if width > PICTURE_WIDTH:
+        size = (PICTURE_WIDTH, max(round(height * PICTURE_WIDTH / width), 1))
+        drawn = np.asarray(cv2.resize(drawn, size, interpolation=cv2.INTER_AREA), np.uint8)
+    return Picture(np.ascontiguousarray(drawn))
 
 
 class CalibrationFlow:
-    """Calibrating from the table's menu. ``message`` is what to show now; once ``done``,
-    ``params`` holds the reader's new parameters (None when it failed or was cancelled)."""
+    """Calibrating from the table's menu. ``message`` is what to show now and ``picture`` the
+    camera's picture to show with it (None before the tray is found and once ``done``); once
+    ``done``, ``params`` holds the reader's new parameters (None when it failed or was
+    cancelled)."""
 
     def __init__(
         self,
@@ -48,6 +68,7 @@ class CalibrationFlow:
         self.done = False
         self.failed = False
         self.params: vision.ReaderParams | None = None
+        self.picture: Picture | None = None
         self._frames: list[Frame] = []
         self._empty: Frame | None = None
         self._area: tuple[tuple[int, int], ...] | None = None
@@ -84,6 +105,7 @@ class CalibrationFlow:
             )
             return
         self._empty, self._area, self._started = empty, area, now
+        self.picture = live_picture(empty, area)
         self.camera.expect_throw(TEST_DICE)
         self.message = "tray found: now throw the dice into it (STOP cancels)"
 
@@ -95,6 +117,7 @@ class CalibrationFlow:
         frame = self.camera.read()
         reading = vision.read(frame, vision.ReaderParams(roi=self._area))
         state = self._tracker.update(frame, reading, now)
+        self.picture = live_picture(frame, self._area, reading)
         if state is not SettleState.SETTLED or reading.is_empty:
             return
         result = calibrate(self._empty, frame, reading, self._area)
@@ -119,3 +142,4 @@ class CalibrationFlow:
 
     def _finish(self, message: str, *, failed: bool) -> None:
         self.message, self.done, self.failed = message, True, failed
+        self.picture = None

@@ -208,7 +208,10 @@ class Controller(CorrectionFlow):
             overlay = replace(
                 overlay, tray=tray, cursor=correction.cursor, struck=correction.struck
             )
-        return table_view(self.state, overlay)
+        view = table_view(self.state, overlay)
+        if self._calibration is not None:  # the camera's live view
+            view = replace(view, picture=self._calibration.picture)
+        return view
 
     def _hint(self) -> str:
         player = self.state.current_player

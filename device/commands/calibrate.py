@@ -4,8 +4,10 @@ On the configured camera (the same configuration as `run`): look at the empty tr
 throwing area, ask for a test throw (the simulated camera throws by itself; a real camera waits
 until dice lie still in the tray, up to ``--timeout`` seconds), measure the dice, check the
 picture, save the result in the state directory (`device.calibration`) and print the checks, one
-line each. ``--json`` prints ``{"roi": [[x, y], ...], "die_width_px": W, "checks": [{"name",
-"ok", "advice"}], "saved": PATH}``. No tray to be seen: a message and exit status 2.
+line each; a screen among the configured displays shows the messages and the camera's live view
+(the area found, the dice read boxed). ``--json`` prints ``{"roi": [[x, y], ...],
+"die_width_px": W, "checks": [{"name", "ok", "advice"}], "saved": PATH}``. No tray to be seen: a
+message and exit status 2.
 """
 
 from __future__ import annotations
@@ -24,12 +26,15 @@ import numpy as np
 
 import vision
 from device.calibration import save_calibration
+from device.calibration_flow import live_picture
 from device.commands.outputs import BadOutput
 from device.config import Config, load_config
 from device.store import state_directory
 from device.wiring import open_configured_camera
 from engine.errors import DicekeeperError
 from hardware.camera import Camera
+from hardware.display import Display, MultiDisplay, open_display
+from hardware.view import Picture, TableView
 from vision.annotate import annotate
 from vision.calibration import Calibration, calibrate, draw_area, find_area
 from vision.settle import SettleParams, SettleState, SettleTracker
@@ -91,11 +96,18 @@ def handle(args: argparse.Namespace) -> int:
         _check_new_png("--annotate", annotate_path)
     config = load_config(args.config)
     say: Callable[[str], None] = _to_stderr if args.json else print
-    try:
-        outcome = run_calibration(config, say=say, timeout=args.timeout)
-    except NoTray as exc:
-        log.error("%s", exc)
-        return EXIT_NO_TRAY
+    with _open_screens(config) as screens:
+        live = _LiveView(screens, say) if screens.displays else None
+        try:
+            outcome = run_calibration(
+                config,
+                say=say if live is None else live.say,
+                timeout=args.timeout,
+                live=None if live is None else live.show,
+            )
+        except NoTray as exc:
+            log.error("%s", exc)
+            return EXIT_NO_TRAY
     if annotate_path is not None:
         picture = draw_area(annotate(outcome.throw, outcome.reading), outcome.calibration.roi)
         if not cv2.imwrite(str(annotate_path), picture):
@@ -127,6 +139,52 @@ def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def _open_screens(config: Config) -> MultiDisplay:
+    """The screens among ``config``'s displays (one that cannot open is logged and left out)."""
+    screens: list[Display] = []
+    for spec in config.displays:
+        if spec.kind != "screen":
+            continue
+        try:
+            screen = open_display(
+                "screen", width=spec.width, height=spec.height, fullscreen=spec.fullscreen
+            )
+        except DicekeeperError as exc:
+            log.warning("the screen cannot show the calibration: %s", exc)
+        else:
+            screens.append(screen)
+    return MultiDisplay(screens)
+
+
+class _LiveView:
+    """The calibration on the screens: the latest message said and the camera's picture."""
+
+    def __init__(self, screens: Display, say: Callable[[str], None]) -> None:
+        self._screens = screens
+        self._say = say
+        self._message = ""
+        self._picture: Picture | None = None
+
+    def say(self, message: str) -> None:
+        self._say(message)
+        self._message = message
+        self._show()
+
+    def show(self, picture: Picture) -> None:
+        self._picture = picture
+        self._show()
+
+    def _show(self) -> None:
+        self._screens.show(
+            TableView(
+                title="calibrating the camera",
+                prompt="Ctrl+C cancels",
+                message=self._message,
+                picture=self._picture,
+            )
+        )
+
+
 def _check_new_png(option: str, path: Path) -> None:
     text = str(path)
     if path.exists():
@@ -153,9 +211,12 @@ def run_calibration(
     say: Callable[[str], None] = print,
     timeout: float = 60.0,
     clock: Callable[[], float] = time.monotonic,
+    live: Callable[[Picture], None] | None = None,
 ) -> Outcome:
     """Calibrate on ``config``'s camera and save the result in its state directory; ``say``
-    tells the person at the table what to do. Raises `NoTray` when no tray is to be seen and
+    tells the person at the table what to do and ``live`` (when given) gets the camera's
+    pictures: the empty tray with the area found, then each frame of the test throw with the
+    dice read boxed. Raises `NoTray` when no tray is to be seen and
     `NoThrow` when the test throw does not settle within ``timeout`` seconds."""
     simulated = config.camera.backend == "simulated"
     with open_configured_camera(config) as camera:
@@ -167,15 +228,20 @@ def run_calibration(
                 "no tray to be seen: point the camera straight down at the empty tray, "
                 "with light on it, and run `dicekeeper calibrate` again"
             )
+        if live is not None:
+            live(live_picture(empty, area))
         say(f"throwing area found: {len(area)} corners; now throw the dice into the tray")
         params = vision.ReaderParams(roi=area)
+        seen = None if live is None else lambda f, r: live(live_picture(f, area, r))
         if simulated:
             camera.expect_throw(TEST_DICE)
             frame_clock = _FrameClock(config.camera.fps)
-            throw, reading = _settled_throw(camera, params, frame_clock, timeout, settle=0.3)
+            throw, reading = _settled_throw(
+                camera, params, frame_clock, timeout, settle=0.3, seen=seen
+            )
         else:
             throw, reading = _settled_throw(
-                camera, params, clock, timeout, settle=config.camera.settle_seconds
+                camera, params, clock, timeout, settle=config.camera.settle_seconds, seen=seen
             )
     result = calibrate(empty, throw, reading, area)
     assert result is not None  # the area was found above
@@ -209,8 +275,10 @@ def _settled_throw(
     timeout: float,
     *,
     settle: float,
+    seen: Callable[[Frame, Reading], None] | None = None,
 ) -> tuple[Frame, Reading]:
-    """The first frame of the tray with dice lying still in it, and its reading."""
+    """The first frame of the tray with dice lying still in it, and its reading; ``seen`` gets
+    every frame read on the way and its reading."""
     tracker = SettleTracker(SettleParams(settle_seconds=settle))
     start = clock()
     while True:
@@ -219,6 +287,8 @@ def _settled_throw(
             raise NoThrow(f"no dice settled in the tray within {timeout:g} s: throw them again")
         frame = camera.read()
         reading = vision.read(frame, params)
+        if seen is not None:
+            seen(frame, reading)
         state = tracker.update(frame, reading, now)
         if state is SettleState.SETTLED and not reading.is_empty:
             return frame, reading
