@@ -12,6 +12,7 @@ import pytest
 from luma.core.device import dummy
 
 from hardware.oled import OledDisplay
+from hardware.screen import ScreenDisplay
 from hardware.screen_render import render_screen_image
 from hardware.view import InvalidView, Phase, Picture, TableView
 from tests.hardware import sample_views
@@ -107,3 +108,15 @@ def test_the_oled_does_not_redraw_for_a_new_picture() -> None:
     display.show(dataclasses.replace(_calibrating(_picture()), message="calibrated"))
     assert len(calls) == 2
     display.close()
+
+
+def test_the_window_redraws_for_each_new_picture(tmp_path: Path) -> None:
+    with ScreenDisplay(width=400, height=240, fullscreen=False) as screen:
+        picture = _picture()
+        screen.show(_calibrating(picture))
+        screen.show(_calibrating(picture))  # the same picture: nothing to redraw
+        assert screen.draw_count == 1
+        screen.show(_calibrating(_picture()))  # the live view's next frame
+        assert screen.draw_count == 2
+        shown = pygame.image.load(str(screen.save(tmp_path / "window.png")))
+        assert len(_where(shown, CYAN_RGB)) > 1000
