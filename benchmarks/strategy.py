@@ -122,9 +122,9 @@ def decision_microseconds(rules: Rules, tables: DiskTables, spec: str, calls: in
     optimal's first decision of a turn solves that turn, so it is timed from a cold cache."""
     strategy = find_strategy(spec, tables=tables)
     game = Game(rules, ["a", "b"], rng=random.Random(3))
-    while game.phase is not Phase.DECIDE:
-        if game.phase is Phase.KEEP:
-            game.keep(game.options[0].dice)
+    while game.state.phase is not Phase.DECIDE:
+        if game.state.phase is Phase.KEEP:
+            game.keep(game.state.options[0].dice)
         else:
             game.throw()
     table = tables(rules)

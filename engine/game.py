@@ -208,12 +208,3 @@ class Game:
         """Every accepted request, oldest first."""
         return tuple(self._events)
 
-    @property
-    def phase(self) -> Phase:
-        """What the game waits for (``state.phase``)."""
-        return self._state.phase
-
-    @property
-    def options(self) -> tuple[Keep, ...]:
-        """The legal keeps of the last throw (phase KEEP), best first (``state.options``)."""
-        return self._state.options
