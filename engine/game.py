@@ -207,4 +207,3 @@ class Game:
     def events(self) -> tuple[Event, ...]:
         """Every accepted request, oldest first."""
         return tuple(self._events)
-
