@@ -113,10 +113,11 @@ def test_the_menu_adapts_while_the_game_goes_on(tmp_path: Path) -> None:
         assert view.message == "adapting to the kept photos (the game goes on)"
         assert not view.menu
         adapter = rig.table.controller.adapter
-        assert adapter is not None and adapter.is_running
-        for _ in range(600):  # the child process: `dicekeeper adapt`, with few photos kept
-            if not adapter.is_running:
-                break
+        assert adapter is not None
+        # The child process (`dicekeeper adapt`, few photos kept) may end within that very step
+        # on a slow machine: wait, bounded, while the table steps on.
+        deadline = time.monotonic() + 300
+        while adapter.is_running and time.monotonic() < deadline:
             time.sleep(0.05)
             rig.step()
         rig.step()
