@@ -10,7 +10,6 @@ Removing the file (`dicekeeper adapt --undo`) goes back to the shipped weights.
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 import zipfile
@@ -22,6 +21,7 @@ import cv2
 import numpy as np
 
 from device.photos import PhotoRing
+from device.store import write_atomically
 from engine.errors import DicekeeperError
 from vision.adapt import AdaptParams, adapt_last_layer
 from vision.classify import InvalidLastLayer, LastLayer, last_layer, shipped_last_layer
@@ -90,22 +90,19 @@ def save_last_layer(state: Path, adaptation: Adaptation) -> Path:
     """Write ``adaptation`` to the state directory (replacing any earlier one at once)."""
     path = adapted_path(state)
     state.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".part")
     layer = adaptation.layer
-    try:
-        with partial.open("wb") as handle:
-            np.savez(
-                handle,
-                weights=np.asarray(layer.weights, np.float32),
-                bias=np.asarray(layer.bias, np.float32),
-                checksum=np.array(_fingerprint(layer)),
-                shipped=np.array(_fingerprint(shipped_last_layer())),
-                photos=np.array(adaptation.photos),
-                dice=np.array(adaptation.dice),
-            )
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
+    write_atomically(
+        path,
+        lambda stream: np.savez(
+            stream,
+            weights=np.asarray(layer.weights, np.float32),
+            bias=np.asarray(layer.bias, np.float32),
+            checksum=np.array(_fingerprint(layer)),
+            shipped=np.array(_fingerprint(shipped_last_layer())),
+            photos=np.array(adaptation.photos),
+            dice=np.array(adaptation.dice),
+        ),
+    )
     return path
 
 

@@ -13,7 +13,6 @@ turns a calibration into the reader's parameters (`vision.ReaderParams`: ``roi``
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ import cv2
 import numpy as np
 
 import vision
+from device.store import write_atomically
 from vision.calibration import Calibration, Check
 from vision.types import Frame
 
@@ -62,7 +62,7 @@ def save_calibration(directory: Path, calibration: Calibration, empty: Frame) ->
     ok, encoded = cv2.imencode(".png", empty)
     if not ok:
         raise OSError(f"cannot encode the empty tray's picture for {str(picture)!r}")
-    _write_atomically(picture, encoded.tobytes())
+    write_atomically(picture, encoded.tobytes())
     height, width = empty.shape[:2]
     record = {
         "version": VERSION,
@@ -75,17 +75,8 @@ def save_calibration(directory: Path, calibration: Calibration, empty: Frame) ->
         "empty_tray": EMPTY_TRAY_NAME,
     }
     path = directory / CALIBRATION_NAME
-    _write_atomically(path, (json.dumps(record, indent=1) + "\n").encode())
+    write_atomically(path, (json.dumps(record, indent=1) + "\n").encode())
     return path
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    with open(temporary, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temporary, path)
 
 
 def load_calibration(

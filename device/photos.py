@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import logging
-import os
 import queue
 import re
 import threading
@@ -32,6 +31,7 @@ import cv2
 import numpy as np
 
 from device.correction import NOT_A_DIE, Correction
+from device.store import write_atomically
 from engine.state import GameState, OpenThrow
 from vision.evaluation import LabelledDie
 from vision.types import Frame, Reading
@@ -95,13 +95,13 @@ class PhotoRing:
                 ok, encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
                 if not ok:
                     raise OSError(f"cannot encode photo {number} as JPEG")
-                _write_atomically(image, encoded.tobytes())
+                write_atomically(image, encoded.tobytes())
             rows = [_HEADER] + [
                 [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}", d.value]
                 for d in dice
             ]
             text = "".join(",".join(map(str, row)) + "\n" for row in rows)
-            _write_atomically(labels, text.encode("ascii"))
+            write_atomically(labels, text.encode("ascii"))
         except OSError:
             if frame is not None:
                 image.unlink(missing_ok=True)
@@ -194,16 +194,6 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    partial = path.with_name(path.name + ".part")
-    try:
-        with partial.open("wb") as handle:
-            handle.write(data)
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def _read_labels(path: Path) -> tuple[LabelledDie, ...]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, BinaryIO
 
 from engine.errors import DicekeeperError
 
@@ -34,6 +34,7 @@ __all__ = [
     "StoreFull",
     "StoredGame",
     "state_directory",
+    "write_atomically",
 ]
 
 DATABASE_NAME = "dicekeeper.sqlite3"
@@ -114,6 +115,25 @@ def state_directory(
         return Path(env["XDG_STATE_HOME"]) / "dicekeeper"
     home = Path(env["HOME"]) if env.get("HOME") else Path.home()
     return home / ".local" / "state" / "dicekeeper"
+
+
+def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], object]) -> None:
+    """Replace ``path`` at once with ``data`` (bytes, or a function writing to a binary stream):
+    written to a temporary file beside it (named for this process, so two processes saving the
+    same file never share one), synced to disk, then renamed over it. A power cut leaves the old
+    file or the new one; a failure leaves no temporary file."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        with temporary.open("wb") as stream:
+            if isinstance(data, bytes):
+                stream.write(data)
+            else:
+                data(stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 class GameStore:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from device.solver_fast import solve_fast
-from device.store import state_directory
+from device.store import state_directory, write_atomically
 from engine.rules import Rules
 from engine.solver_model import throw_model
 from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key
@@ -72,16 +72,10 @@ def load_table(rules: Rules, directory: Path) -> OptimalTable | None:
 
 
 def save_table(table: OptimalTable, directory: Path) -> Path:
-    """Write ``table`` atomically (temporary file, then rename); returns its path."""
+    """Write ``table`` atomically (`device.store.write_atomically`); returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
     path = table_path(table.rules, directory)
-    temporary = path.with_suffix(f".tmp{os.getpid()}")
-    try:
-        with temporary.open("wb") as stream:
-            table.write(stream)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_atomically(path, table.write)
     return path
 
 
