@@ -55,15 +55,7 @@ def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
     labels: dict[str, list[LabelledDie]] = defaultdict(list)
     with (folder / "labels.csv").open(newline="") as handle:
         for row in csv.DictReader(handle):
-            labels[row["image"]].append(
-                LabelledDie(
-                    float(row["x_min"]),
-                    float(row["y_min"]),
-                    float(row["x_max"]),
-                    float(row["y_max"]),
-                    int(row["value"]),
-                )
-            )
+            labels[row["image"]].append(LabelledDie.from_row(row))
     return labels
 
 

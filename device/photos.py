@@ -198,16 +198,7 @@ def _size(path: Path) -> int:
 
 def _read_labels(path: Path) -> tuple[LabelledDie, ...]:
     with path.open(newline="") as handle:
-        return tuple(
-            LabelledDie(
-                float(row["x_min"]),
-                float(row["y_min"]),
-                float(row["x_max"]),
-                float(row["y_max"]),
-                int(row["value"]),
-            )
-            for row in csv.DictReader(handle)
-        )
+        return tuple(LabelledDie.from_row(row) for row in csv.DictReader(handle))
 
 
 @dataclass

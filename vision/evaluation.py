@@ -6,7 +6,7 @@ Pure functions shared by the accuracy benchmark and the tests; reading the label
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -26,6 +26,18 @@ class LabelledDie:
     x_max: float
     y_max: float
     value: int | None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, str]) -> LabelledDie:
+        """The die of one ``labels.csv`` row (``x_min,y_min,x_max,y_max,value``, as the photo
+        folders and `dicekeeper photos export` write them)."""
+        return cls(
+            float(row["x_min"]),
+            float(row["y_min"]),
+            float(row["x_max"]),
+            float(row["y_max"]),
+            int(row["value"]),
+        )
 
     @property
     def center(self) -> tuple[float, float]:
