@@ -218,6 +218,25 @@ def fill_disk(rig: Rig) -> FullDisk:
 __all__ = ["Button", "OracleRenderer", "Rig", "config", "fill_disk", "is_waiting", "open_rig"]
 
 
+def run_env() -> dict[str, str]:
+    """The environment of a ``dicekeeper`` child process: SDL without a screen, no systemd."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    env.pop("NOTIFY_SOCKET", None)
+    return env
+
+
+def start_run(config: Path, out: Path, *options: str) -> subprocess.Popen[bytes]:
+    """``dicekeeper run --config CONFIG OPTIONS`` as a child process, its keyboard on a pipe and
+    its output (stdout and stderr) written to ``out``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "device", "run", "--config", str(config), *options],
+        stdin=subprocess.PIPE,
+        stdout=out.open("wb"),
+        stderr=subprocess.STDOUT,
+        env=run_env(),
+    )
+
+
 def run_demo(command: list[str], shots: Path) -> tuple[str, re.Match[str]]:
     """``dicekeeper demo`` with ``command`` (its options) in a child process, drawing off-screen
     with screenshots into ``shots``: its output and the match of its ``winner: NAME (SCORES)``

@@ -7,7 +7,6 @@ watch its game store, waiting for each event with a deadline (no fixed sleeps)."
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import sqlite3
@@ -23,6 +22,7 @@ from device.config import SYSTEM_CONFIG
 from device.session import rules_for
 from engine.events import event_from_json
 from engine.state import GameState, Phase, apply
+from tests.device.harness import run_env, start_run
 
 CONFIG = """
 [game]
@@ -45,20 +45,8 @@ directory = "{state}"
 """
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    env.pop("NOTIFY_SOCKET", None)
-    return env
-
-
 def _start(config: Path, out: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "device", "run", "--config", str(config), "--rate", "50"],
-        stdin=subprocess.PIPE,
-        stdout=out.open("wb"),
-        stderr=subprocess.STDOUT,
-        env=_env(),
-    )
+    return start_run(config, out, "--rate", "50")
 
 
 def _events(database: Path) -> list[dict[str, object]]:
@@ -152,7 +140,7 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
         [sys.executable, "-m", "device", "history", "--config", str(config), "--json"],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=run_env(),
         check=True,
     )
     (line,) = history.stdout.splitlines()
@@ -180,7 +168,7 @@ def test_bad_configuration_exits_2_with_one_line(
         [sys.executable, "-m", "device", "run", "--config", str(config)],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=run_env(),
         stdin=subprocess.DEVNULL,
         timeout=60,
         check=False,
@@ -202,7 +190,7 @@ def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_cleanly(
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
         server.bind(address)
         server.settimeout(60)
-        env = dict(_env(), NOTIFY_SOCKET=address, WATCHDOG_USEC="200000")
+        env = dict(run_env(), NOTIFY_SOCKET=address, WATCHDOG_USEC="200000")
         process = subprocess.Popen(
             [sys.executable, "-m", "device", "run", "--config", str(config)],
             stdin=subprocess.PIPE,
@@ -227,7 +215,7 @@ def test_under_systemd_it_notifies_ready_and_watchdog_and_stops_cleanly(
 
 @pytest.mark.skipif(SYSTEM_CONFIG.exists(), reason="this machine has /etc/dicekeeper/config.toml")
 def test_run_without_a_config_starts_on_the_simulated_defaults(tmp_path: Path) -> None:
-    env = dict(_env(), HOME=str(tmp_path))
+    env = dict(run_env(), HOME=str(tmp_path))
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_STATE_HOME", "STATE_DIRECTORY"):
         env.pop(name, None)
     result = subprocess.run(

@@ -16,13 +16,14 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.device.harness import start_run
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -114,15 +115,8 @@ class Table:
         config = tmp_path / "config.toml"
         config.write_text(CONFIG.format(state=tmp_path / "state", port=self.port))
         self.output = tmp_path / f"{name}.txt"
-        env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-        env.pop("NOTIFY_SOCKET", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "device", "run", "--config", str(config), "--rate", "50"],
-            stdin=subprocess.PIPE,  # the keyboard buttons: nobody presses them
-            stdout=self.output.open("wb"),
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
+        # The keyboard buttons on a pipe: nobody presses them.
+        self.process = start_run(config, self.output, "--rate", "50")
 
     @property
     def url(self) -> str:

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -16,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from device.config import ConfigError, WebConfig, load_config, parse_config
+from tests.device.harness import start_run
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "systemd" / "config.example.toml"
@@ -86,26 +84,10 @@ port = {port}
     return path
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
-    env.pop("NOTIFY_SOCKET", None)
-    return env
-
-
-def _run(config: Path, out: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "device", "run", "--config", str(config)],
-        stdin=subprocess.PIPE,
-        stdout=out.open("wb"),
-        stderr=subprocess.STDOUT,
-        env=_env(),
-    )
-
-
 def test_run_serves_the_state_on_its_port(tmp_path: Path) -> None:
     port = _free_port()
     out = tmp_path / "out.txt"
-    process = _run(_config(tmp_path, port), out)
+    process = start_run(_config(tmp_path, port), out)
     try:
         deadline = time.monotonic() + 60
         state = None
@@ -135,7 +117,7 @@ def test_a_port_in_use_stops_run_with_one_line(tmp_path: Path) -> None:
         taken.listen()
         port = taken.getsockname()[1]
         out = tmp_path / "out.txt"
-        process = _run(_config(tmp_path, port), out)
+        process = start_run(_config(tmp_path, port), out)
         try:
             assert process.wait(60) == 2
         finally:
@@ -150,7 +132,7 @@ def test_a_port_in_use_stops_run_with_one_line(tmp_path: Path) -> None:
 def test_a_bad_web_key_stops_run_with_one_line(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     config = _config(tmp_path, 8080, web='colour = "red"')
-    process = _run(config, out)
+    process = start_run(config, out)
     assert process.wait(60) == 2
     lines = [line for line in out.read_text().splitlines() if line.strip()]
     assert len(lines) == 1 and "web.colour" in lines[0], lines
