@@ -7,8 +7,10 @@ ten is crowded (touching dice, sometimes in a row), one in ten is a look-alike s
 unreadable (cocked, covered): the detector is to find them too, for the reader to send to its pip
 stages. Real trays are the training half of the labelled photos (`training/split.py`); a die's
 width is the one the reader's verified face nearest its label tells (`vision.widths.true_width`),
-else the median of the photo's faces, else its label box (whose boxes cover only the pips in
-matteop65-wood). ``--held-out`` writes the other half instead, to measure on.
+else its label box's shorter side (in matteop65-wood, whose boxes cover only the pips, the median
+of the photo's faces first). Each photo is also shrunk by 2 and 4 while its dice stay 16 px wide
+(`scales`), so the detector learns dice of 16-400 px at the widths it reads them at.
+``--held-out`` writes the other half instead, to measure on.
 
 Usage: .venv/bin/python training/make_trays.py OUT.npz --synthetic START STOP  (~1 s a tray, 1 core)
        .venv/bin/python training/make_trays.py OUT.npz --real [--held-out]
@@ -41,6 +43,11 @@ PARAMS = ReaderParams()
 SEED = 7
 UNREADABLE_SHARE = 0.06
 FRAME = (480, 640)
+PIP_BOXES = {"matteop65-wood"}
+"""Folders whose label boxes cover only the pips (a face-1 box is one pip): a die of theirs that no
+verified face tells is given the median width of the photo's faces instead."""
+LEAST_WIDTH = 16.0
+"""The narrowest median die (frame pixels) a photo is shrunk to for training."""
 
 
 def synthetic(start: int, stop: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -95,12 +102,29 @@ def real(held_out: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
             for label in labels:
                 x, y = label.center
                 near = [w for fx, fy, w in widths if math.hypot(fx - x, fy - y) < 0.5 * w]
-                box = max(label.x_max - label.x_min, label.y_max - label.y_min)
-                rows.append((x, y, near[0] if near else (middle or box)))
-            images.append(cv2.pyrDown(photo))
-            dice.append(_table(rows))
-    print(f"{len(images)} photos", flush=True)
+                box = min(label.x_max - label.x_min, label.y_max - label.y_min)
+                guess = (middle or box) if folder.name in PIP_BOXES else box
+                rows.append((x, y, near[0] if near else guess))
+            for factor in scales(float(np.median([w for _, _, w in rows])) if rows else 0.0):
+                resized = photo if factor == 1.0 else _resized(photo, factor)
+                images.append(cv2.pyrDown(resized))
+                dice.append(_table([(x * factor, y * factor, w * factor) for x, y, w in rows]))
+    print(f"{len(images)} trays of photos", flush=True)
     return images, dice
+
+
+def scales(width: float) -> list[float]:
+    """The factors a photo whose median die is ``width`` frame pixels wide is trained at: as it
+    is, and shrunk by 2 and by 4 where its dice are then still `LEAST_WIDTH` wide or more, so the
+    detector sees every kind of die at the widths `vision.detect` reads them at (the close-ups'
+    200 px dice at 50-100 px, the desk's 40 px dice at 20 px too)."""
+    return [f for f in (1.0, 0.5, 0.25) if f == 1.0 or width * f >= LEAST_WIDTH]
+
+
+def _resized(photo: np.ndarray, factor: float) -> np.ndarray:
+    height, width = photo.shape[:2]
+    size = (round(width * factor), round(height * factor))
+    return np.asarray(cv2.resize(photo, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
 
 
 def _objects(items: list[np.ndarray]) -> np.ndarray:

@@ -10,8 +10,9 @@ the centre cell and, at 0.3 of its weight, at the 8 cells around it (a peak a ce
 the die). Trays are mirrored, turned (square ones) and their colour channels shuffled.
 
 Exported for any frame size: the upsampling doubles each scale, so the input is padded to a
-multiple of 32 (vision.detect.to_input); training reads trays unpadded and upsamples to each
-scale's size, which only the last rows and columns of a frame tell apart.
+multiple of 32 (vision.detect.to_input); training pads its trays the same way (the smallest, a
+photo shrunk by 4 and halved, would otherwise vanish in the coarsest scale) and learns from the
+cells of the tray itself.
 
 Needs PyTorch and onnx, which the appliance does not: see training/README.md.
 Usage: .venv/bin/python training/train_dice_det.py OUT.onnx SYNTHETIC.npz [...] --real REAL.npz
@@ -31,7 +32,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from vision.detect import CELL, STRIDE, WIDTH_UNIT, normalised
+from vision.detect import CELL, STRIDE, WIDTH_UNIT, to_input
 
 BATCH = 32
 
@@ -199,11 +200,12 @@ def main() -> int:
             for i in batch:
                 image, dice = augment(*data[i], rng, args.shift)
                 heat, reg, mask = targets(image.shape[:2], dice)
-                images.append(normalised(image)[0])
+                images.append(to_input(image)[0])
                 heats.append(heat)
                 regs.append(reg)
                 masks.append(mask)
-            y = model(torch.from_numpy(np.stack(images)))
+            rows, columns = heats[0].shape
+            y = model(torch.from_numpy(np.stack(images)))[:, :, :rows, :columns]
             mask = torch.from_numpy(np.stack(masks))[:, None]
             located = F.l1_loss(y[:, 1:], torch.from_numpy(np.stack(regs)), reduction="none")
             loss = focal(y[:, 0], torch.from_numpy(np.stack(heats))) + (

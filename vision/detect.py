@@ -2,16 +2,23 @@
 
 A fully convolutional network (`vision/dice_det.onnx`, about 51,000 weights) reads the frame
 halved (level 1 of `vision.crops.pyramid_of`) and gives, for every cell of `STRIDE` × `STRIDE`
-frame pixels, how likely a die's centre lies in it, where in it, and the die's width. Its peaks are
-the proposals (`Proposal`) that the fast path (`vision.quick`) hands to the die classifier.
-training/train_dice_det.py makes the weights from synthetic trays and the training half of the
-labelled photos. The network holds no size of its own: the image is padded to a multiple of
+pixels of what it reads, how likely a die's centre lies in it, where in it, and the die's width.
+Its peaks are the proposals (`Proposal`) that the fast path (`vision.quick`) hands to the die
+classifier. The network holds no size of its own: the image is padded to a multiple of
 `MULTIPLE` pixels, so frames of any size are read alike.
+
+`detect_scales` reads dice of 16-580 px, each at the scale it needs, with a network of the same
+shape trained on the varied photos at several scales (`vision/dice_det_scales.onnx`). It finds
+more of the dice of scenes the reader never saw, but the fast path, whose rules were set with the
+first network, reads fewer frames with it alone (training/README.md): it is measured by
+benchmarks/vision_detector.py until the reader's pipeline is rebuilt on it (issue 46).
+training/train_dice_det.py makes both networks.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -22,6 +29,7 @@ from vision.network import load_network
 from vision.types import Frame
 
 MODEL = "dice_det.onnx"
+SCALES_MODEL = "dice_det_scales.onnx"
 STRIDE = 8
 """Frame pixels per output cell."""
 CELL = STRIDE // 2
@@ -32,6 +40,19 @@ WIDTH_UNIT = 32.0
 """The network tells a die's width as the logarithm of its width over this many frame pixels."""
 SEPARATION = 0.5
 """A peak within this many die widths of a stronger one is the same die."""
+WIDEST = 256.0
+"""Dice wider than this (frame pixels) are also looked for on a coarse level (`detect_scales`): the
+detector learnt dice up to about 300 px wide in the frame halved (training/make_trays.py) and
+takes the pips of wider dice for dice there."""
+NARROWEST = 24.0
+"""Dice narrower than this (frame pixels) are also looked for in the frame itself (read as if it
+were the frame halved), where they are as wide as 16-32 px dice are in the frame halved of a frame
+twice as large: when the dice proposed strongly (`STRONG`) are at the median narrower, or none
+is."""
+STRONG = 0.4
+"""A proposal this strong or more tells the frame's die width."""
+PROBE_LEVEL = 3
+"""The pyramid level (the frame shrunk 8 times) on which dice over `WIDEST` are looked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +66,57 @@ class Proposal:
     strength: float
 
 
-def detect(half: Frame, least: float) -> list[Proposal]:
+def detect(half: Frame, least: float, net: cv2.dnn.Net | None = None) -> list[Proposal]:
     """The dice the detector proposes in ``half`` (the frame halved, H×W×3 BGR uint8), each at
     least ``least`` strong, the strongest first; a weaker peak within `SEPARATION` die widths of
-    a stronger one is left out."""
-    net = load_network(MODEL)
+    a stronger one is left out. ``net`` is the network (default: `MODEL`)."""
+    net = net if net is not None else load_network(MODEL)
     net.setInput(to_input(half))
     output = np.asarray(net.forward(), dtype=np.float64)[0]
     rows, columns = -(-half.shape[0] // CELL), -(-half.shape[1] // CELL)
     return _separate(_peaks(output[:, :rows, :columns], least))
+
+
+def detect_scales(
+    pyramid: Sequence[Frame], least: float, net: cv2.dnn.Net | None = None
+) -> list[Proposal]:
+    """The dice the detector proposes in a frame whose pyramid (`vision.crops.pyramid_of`) is
+    ``pyramid``, in frame pixels, as `detect` gives them, by the network ``net`` (default:
+    `SCALES_MODEL`). The frame halved is read; the frame itself too for dice under `NARROWEST`
+    when the strong proposals (`STRONG`) are at the median narrower, or there are none; and the
+    coarsest level (up to `PROBE_LEVEL`) for dice over `WIDEST`, where they look as dice and not
+    as pips. The levels' proposals are merged as one level's peaks are: a proposal near a
+    stronger one is the same die (the pips of a wide die, proposed weakly in the frame halved,
+    are left out)."""
+    if len(pyramid) < 2:
+        return []
+    net = net if net is not None else load_network(SCALES_MODEL)
+    found = _detect_level(pyramid, 1, least, net)
+    strong = sorted(p.width for p in found if p.strength >= STRONG)
+    if not strong or strong[len(strong) // 2] < NARROWEST:
+        narrow = [p for p in _detect_level(pyramid, 0, least, net) if p.width < NARROWEST]
+        found = _separate(found + narrow) if narrow else found
+    probe = min(PROBE_LEVEL, len(pyramid) - 1)
+    if probe < 2:
+        return found
+    wide = [p for p in _detect_level(pyramid, probe, least, net) if p.width > WIDEST]
+    return _separate(found + wide) if wide else found
+
+
+def _detect_level(
+    pyramid: Sequence[Frame], level: int, least: float, net: cv2.dnn.Net
+) -> list[Proposal]:
+    """`detect` on the pyramid's ``level`` (1: the frame halved), in frame pixels."""
+    found = detect(pyramid[level], least, net)
+    if level == 1:
+        return found
+    factor = 2.0 ** (level - 1)  # the level is read as the frame halved: 0.5 for the frame itself
+    return [
+        Proposal(
+            (p.x + 0.5) * factor - 0.5, (p.y + 0.5) * factor - 0.5, p.width * factor, p.strength
+        )
+        for p in found
+    ]
 
 
 def to_input(half: Frame) -> npt.NDArray[np.float32]:
