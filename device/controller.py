@@ -191,10 +191,10 @@ class Controller(CorrectionFlow):
 
     def view(self) -> TableView:
         """The table as the displays show it now."""
-        calibrating = self._calibration is not None
+        calibration = self._calibration
         overlay = replace(
             self.overlay,
-            prompt="calibrating the camera: STOP cancels" if calibrating else self._prompt(),
+            prompt=calibration.prompt if calibration is not None else self._prompt(),
             menu=tuple(item.label for item in self._menu),
             computers=frozenset(self.session.computers),
             hint=self._hint(),
@@ -209,8 +209,8 @@ class Controller(CorrectionFlow):
                 overlay, tray=tray, cursor=correction.cursor, struck=correction.struck
             )
         view = table_view(self.state, overlay)
-        if self._calibration is not None:  # the camera's live view
-            view = replace(view, picture=self._calibration.picture)
+        if calibration is not None:  # the camera's live view, then the result to accept
+            view = replace(view, picture=calibration.picture, checks=calibration.checks)
         return view
 
     def _hint(self) -> str:
@@ -228,8 +228,7 @@ class Controller(CorrectionFlow):
         if button is Button.QUIT:
             self.is_shut_down = True
         elif self._calibration is not None:
-            if button is Button.STOP:
-                self._calibration.cancel()
+            self._calibration.press(button)
         elif self._correction is not None:
             self._correction_press(button)
         elif button is Button.CORRECT:

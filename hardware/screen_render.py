@@ -240,6 +240,23 @@ def _draw_options(surface: pygame.Surface, view: TableView, area: pygame.Rect, s
         x = chip.right + round(10 * s)
 
 
+def _draw_checks(
+    surface: pygame.Surface, checks: Sequence[str], area: pygame.Rect, s: float
+) -> None:
+    """``checks`` one under the other in ``area``, wrapped; a line starting "FIX" in red."""
+    size = round(21 * s)
+    step = round(19 * s)
+    y = area.top
+    for check in checks:
+        color = ALERT if check.startswith("FIX") else INK
+        for line in wrap(check, size, area.width):
+            if y + step > area.bottom:
+                return
+            text(surface, line, size, color, at=(area.left, y), width=area.width)
+            y += step
+        y += round(6 * s)
+
+
 def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) -> None:
     """Draw the whole table for ``view`` onto ``surface`` (any size; laid out for 800×480).
 
@@ -348,10 +365,14 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
             surface, f"hint: {view.hint}", round(28 * s), GOLD, at=(left.left, y), width=left.width
         )
 
-    chart_top = draw_scores(surface, view, right, s) + round(8 * s)
-    if view.last_turn and view.last_turn != view.message and view.winner is None:
-        chart_top = draw_last_turn(surface, view, right.move(0, chart_top - right.top), s)
-    chart_bottom = draw_web(surface, view, right, s)
+    if view.checks:  # the calibration's checks take the place of the scores
+        _draw_checks(surface, view.checks, right, s)
+        chart_top = chart_bottom = right.top
+    else:
+        chart_top = draw_scores(surface, view, right, s) + round(8 * s)
+        if view.last_turn and view.last_turn != view.message and view.winner is None:
+            chart_top = draw_last_turn(surface, view, right.move(0, chart_top - right.top), s)
+        chart_bottom = draw_web(surface, view, right, s)
     if chart_bottom - chart_top > round(80 * s):
         draw_chart(
             surface,

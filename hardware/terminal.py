@@ -78,6 +78,7 @@ def render_text(view: TableView) -> str:
         lines.append(f"last turn: {view.last_turn}")
     if view.message:
         lines.append(f"! {view.message}" if view.alert else f"* {view.message}")
+    lines.extend(f"  {check}" for check in view.checks)
     if view.hint:
         lines.append(f"hint: {view.hint}")
     if view.prompt:

@@ -116,7 +116,8 @@ class TableView:
     ``web`` is where phones find the scoreboard ("http://192.168.1.5:8080", empty when the web
     page is off) and ``pair_code`` the short code a phone enters there to take control.
     ``picture`` is a camera picture (calibrating) that the big screen draws in the tray instead of
-    the dice; the other displays ignore it.
+    the dice; the other displays ignore it. ``checks`` are lines listed beside it (the
+    calibration's checks, "FIX ..." lines first), drawn on the big screen and the terminal.
     """
 
     title: str = "dicekeeper"
@@ -146,6 +147,7 @@ class TableView:
     web: str = ""
     pair_code: str = ""
     picture: Picture | None = None
+    checks: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):

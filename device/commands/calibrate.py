@@ -1,13 +1,21 @@
-"""`dicekeeper calibrate [--config FILE] [--json] [--annotate FILE]`: fit the reader to the table.
+"""`dicekeeper calibrate [--config FILE] [--json] [--annotate FILE] [--yes]`: fit the reader to
+the table.
 
 On the configured camera (the same configuration as `run`): look at the empty tray and find the
 throwing area, ask for a test throw (the simulated camera throws by itself; a real camera waits
-until dice lie still in the tray, up to ``--timeout`` seconds), measure the dice, check the
-picture, save the result in the state directory (`device.calibration`) and print the checks, one
-line each; a screen among the configured displays shows the messages and the camera's live view
-(the area found, the dice read boxed). ``--json`` prints ``{"roi": [[x, y], ...],
-"die_width_px": W, "checks": [{"name", "ok", "advice"}], "saved": PATH}``. No tray to be seen: a
-message and exit status 2.
+until dice lie still in the tray, up to ``--timeout`` seconds), measure the dice and check the
+picture. A screen among the configured displays shows the messages and the camera's live view
+(the area found, the dice read boxed), then the result: the test throw with the area drawn and
+the dice boxed and the checks, one line each ("FIX" ones first), also printed.
+
+Then the players accept it or not: with a screen or GPIO buttons configured STOP (Enter, y) saves
+it and SELECT (Esc, Backspace, n) discards it, within ``--accept-timeout`` seconds; in a terminal
+with no screen the question is "accept this calibration? [Y/n]". ``--yes`` saves without asking,
+and so do ``--json`` and a run with neither screen, GPIO buttons nor a terminal (scripts).
+Saved: the result goes into the state directory (`device.calibration`), exit 0. Discarded: the
+previous calibration stays, one line, exit 1. No answer in time, no tray to be seen, no test
+throw: a message and exit 2, nothing saved. ``--json`` prints ``{"roi": [[x, y], ...],
+"die_width_px": W, "checks": [{"name", "ok", "advice"}], "saved": PATH}``.
 """
 
 from __future__ import annotations
@@ -15,10 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import select
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -26,14 +36,24 @@ import numpy as np
 
 import vision
 from device.calibration import save_calibration
-from device.calibration_flow import live_picture
+from device.calibration_flow import (
+    ACCEPT_PROMPT,
+    ACCEPTS,
+    DISCARDS,
+    check_lines,
+    discarded,
+    live_picture,
+    summary,
+)
 from device.commands.outputs import BadOutput
 from device.config import Config, load_config
 from device.store import state_directory
-from device.wiring import open_configured_camera
+from device.wiring import _open_buttons, open_configured_camera
 from engine.errors import DicekeeperError
+from hardware.buttons import Button, Buttons
 from hardware.camera import Camera
 from hardware.display import Display, MultiDisplay, open_display
+from hardware.keyboard_buttons import KEYMAP, KeyboardButtons
 from hardware.view import Picture, TableView
 from vision.annotate import annotate
 from vision.calibration import Calibration, calibrate, draw_area, find_area
@@ -43,6 +63,7 @@ from vision.types import Frame, Reading
 log = logging.getLogger(__name__)
 
 EXIT_OK = 0
+EXIT_DISCARDED = 1
 EXIT_NO_TRAY = 2
 TEST_DICE = 6
 """How many dice the simulated camera throws for the test throw."""
@@ -50,6 +71,25 @@ EMPTY_FRAMES = 5
 """The empty tray is the median of this many frames (sensor noise averaged away)."""
 WARM_UP_FRAMES = 10
 """Frames dropped first from a real camera (its exposure settling)."""
+ACCEPT_TIMEOUT = 120.0
+"""Seconds the result waits for the players' answer by default."""
+POLL_SECONDS = 0.05
+"""How often the buttons are polled while the result waits."""
+KEYBOARD_PROMPT = "Enter: save this calibration  Esc: discard it"
+ACCEPT_KEYS = {
+    **KEYMAP,
+    "return": Button.STOP,
+    "enter": Button.STOP,
+    "y": Button.STOP,
+    "escape": Button.SELECT,
+    "backspace": Button.SELECT,
+    "n": Button.SELECT,
+}
+"""The keyboard on the result: the table's keys, plus Enter/y to save and Esc/Backspace/n to
+discard."""
+
+_clock: Callable[[], float] = time.monotonic
+_sleep: Callable[[float], None] = time.sleep
 
 
 class NoTray(DicekeeperError, ValueError):
@@ -60,6 +100,10 @@ class NoThrow(DicekeeperError, TimeoutError):
     """The test throw never settled in the tray."""
 
 
+class NoAnswer(DicekeeperError, TimeoutError):
+    """Nobody accepted or discarded the calibration in time."""
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``calibrate`` command."""
     parser = subparsers.add_parser(
@@ -67,12 +111,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="find the tray and measure the dice on the configured camera; save it for `run`",
         description=(
             "Look at the empty tray, find the throwing area, measure a test throw, check the "
-            "picture (light, glare, focus, camera straight above, dice size) and save the result "
-            "in the state directory, where `run` and `demo` use it."
+            "picture (light, glare, focus, camera straight above, dice size), show the result "
+            "and save it in the state directory, where `run` and `demo` use it, once the "
+            "players accept it (STOP or Enter saves, SELECT or Esc discards; in a terminal "
+            "with no screen: y or n). Exit 0 saved, 1 discarded, 2 nothing saved (no tray, no "
+            "test throw, no answer in time)."
         ),
     )
     parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
-    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object (saves without asking, as --yes)",
+    )
     parser.add_argument(
         "--annotate",
         metavar="FILE",
@@ -86,24 +137,60 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=60.0,
         help="seconds to wait for the test throw to settle (default 60)",
     )
+    parser.add_argument(
+        "--yes", action="store_true", help="save the result without asking the players"
+    )
+    parser.add_argument(
+        "--accept-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=ACCEPT_TIMEOUT,
+        help=f"seconds to wait for the players to accept or discard (default {ACCEPT_TIMEOUT:g}); "
+        "then nothing is saved and the exit status is 2",
+    )
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Calibrate on the configured camera, save, and print the checks."""
+    """Calibrate on the configured camera, show the result, save it once accepted."""
     annotate_path: Path | None = args.annotate
     if annotate_path is not None:
         _check_new_png("--annotate", annotate_path)
+    if args.accept_timeout <= 0:
+        raise BadOutput(f"--accept-timeout {args.accept_timeout:g}: give a number of seconds > 0")
     config = load_config(args.config)
     say: Callable[[str], None] = _to_stderr if args.json else print
-    with _open_screens(config) as screens:
+    ask_buttons = not (args.yes or args.json) and _has_screen_or_buttons(config)
+    with ExitStack() as stack:
+        screens = stack.enter_context(open_calibration_screens(config))
+        buttons, prompt = None, ""
+        if ask_buttons:  # opened first: buttons that cannot be used stop it before measuring
+            buttons, prompt = open_accept_buttons(config)
+            stack.callback(buttons.close)
         live = _LiveView(screens, say) if screens.displays else None
+        if args.yes or args.json:
+            answer: Answer = _at_once(say, checks=not args.json)
+        elif buttons is not None:
+            answer = answer_with_buttons(
+                buttons,
+                screens,
+                prompt=prompt,
+                say=say,
+                timeout=args.accept_timeout,
+                clock=_clock,
+                sleep=_sleep,
+            )
+        elif sys.stdin.isatty():
+            answer = answer_in_terminal(say, timeout=args.accept_timeout, read_line=_read_line)
+        else:
+            answer = _at_once(say, checks=True)
         try:
             outcome = run_calibration(
                 config,
                 say=say if live is None else live.say,
                 timeout=args.timeout,
                 live=None if live is None else live.show,
+                accept=answer,
             )
         except NoTray as exc:
             log.error("%s", exc)
@@ -128,18 +215,139 @@ def handle(args: argparse.Namespace) -> int:
                 }
             )
         )
+    elif outcome.saved is None:
+        print(discarded(state_directory(config.state.directory)))
+        return EXIT_DISCARDED
     else:
-        for check in result.checks:
-            print(f"{'ok ' if check.ok else 'FIX'} {check.name}: {check.advice}")
         print(f"saved {outcome.saved}")
     return EXIT_OK
+
+
+Answer = Callable[["Outcome"], bool]
+"""Asks the players about a calibration measured but not saved yet: True saves it."""
+
+
+def _at_once(say: Callable[[str], None], *, checks: bool) -> Answer:
+    """Saves without asking (``checks``: printing them first)."""
+
+    def answer(outcome: Outcome) -> bool:
+        if checks:
+            for line in check_lines(outcome.calibration.checks):
+                print(line)
+        return True
+
+    return answer
+
+
+def answer_with_buttons(
+    buttons: Buttons,
+    display: Display,
+    *,
+    prompt: str = ACCEPT_PROMPT,
+    say: Callable[[str], None] = print,
+    timeout: float = ACCEPT_TIMEOUT,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Answer:
+    """Show the result on ``display`` (the test throw with the area and the dice boxed, the
+    checks and ``prompt``), print the checks and the prompt with ``say``, and wait for a press
+    of ``buttons``: STOP saves, SELECT discards. Raises `NoAnswer` after ``timeout`` seconds."""
+
+    def answer(outcome: Outcome) -> bool:
+        lines = check_lines(outcome.calibration.checks)
+        view = result_view(outcome, prompt)
+        for line in lines:
+            say(line)
+        say(f"{prompt} (waiting {timeout:g} s)")
+        start = clock()
+        while True:
+            display.show(view)  # a screen pumps its window's keys as it shows
+            for event in buttons.poll():
+                if event.button in ACCEPTS:
+                    return True
+                if event.button in DISCARDS:
+                    return False
+            if clock() - start >= timeout:
+                raise NoAnswer(
+                    f"nobody accepted the calibration within {timeout:g} s: nothing saved; "
+                    "run `dicekeeper calibrate` again (--accept-timeout SECONDS waits longer)"
+                )
+            sleep(POLL_SECONDS)
+
+    return answer
+
+
+def answer_in_terminal(
+    say: Callable[[str], None] = print,
+    *,
+    timeout: float = ACCEPT_TIMEOUT,
+    read_line: Callable[[float], str | None],
+) -> Answer:
+    """Print the checks and ask "accept this calibration? [Y/n]"; ``read_line(seconds)`` gives
+    the line typed ("" at the end of the input, which discards) or None when the time ran out,
+    which raises `NoAnswer`."""
+
+    def answer(outcome: Outcome) -> bool:
+        for check in check_lines(outcome.calibration.checks):
+            say(check)
+        while True:
+            say("accept this calibration? [Y/n]")
+            line = read_line(timeout)
+            if line is None:
+                raise NoAnswer(
+                    f"no answer within {timeout:g} s: nothing saved; "
+                    "run `dicekeeper calibrate` again (or with --yes)"
+                )
+            word = line.strip().lower()
+            if word in ("", "y", "yes") and line:
+                return True
+            if word in ("n", "no") or not line:
+                return False
+            say("answer y (save it) or n (discard it)")
+
+    return answer
+
+
+def _read_line(timeout: float) -> str | None:
+    """A line typed on stdin within ``timeout`` seconds (None when none came)."""
+    ready, _, _ = select.select([sys.stdin], [], [], timeout)
+    return sys.stdin.readline() if ready else None
+
+
+def result_view(outcome: Outcome, prompt: str) -> TableView:
+    """The result as a screen shows it before it is saved: the test throw with the area drawn
+    and the dice boxed, the result in one line, the checks and what the buttons do."""
+    result = outcome.calibration
+    return TableView(
+        title="calibrating the camera",
+        prompt=prompt,
+        message=f"measured: {summary(result)}",
+        alert=not all(check.ok for check in result.checks),
+        picture=live_picture(outcome.throw, result.roi, outcome.reading),
+        checks=check_lines(result.checks),
+    )
+
+
+def _has_screen_or_buttons(config: Config) -> bool:
+    return config.buttons.backend == "gpio" or any(
+        spec.kind == "screen" for spec in config.displays
+    )
+
+
+def open_accept_buttons(config: Config) -> tuple[Buttons, str]:
+    """The configured buttons to accept or discard with, and the prompt naming them: GPIO
+    buttons (STOP, SELECT), else the keyboard (the screen's and the terminal's keys: Enter,
+    Esc)."""
+    if config.buttons.backend == "gpio":
+        return _open_buttons(config, _clock, None), ACCEPT_PROMPT
+    return KeyboardButtons(keymap=ACCEPT_KEYS), KEYBOARD_PROMPT
 
 
 def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _open_screens(config: Config) -> MultiDisplay:
+def open_calibration_screens(config: Config) -> MultiDisplay:
     """The screens among ``config``'s displays (one that cannot open is logged and left out)."""
     screens: list[Display] = []
     for spec in config.displays:
@@ -197,12 +405,13 @@ def _check_new_png(option: str, path: Path) -> None:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A calibration done: the result, the test throw's frame and reading, where it was saved."""
+    """A calibration measured: the result, the test throw's frame and reading, and where it was
+    saved (None while not saved, or when the players discarded it)."""
 
     calibration: Calibration
     throw: Frame
     reading: Reading
-    saved: Path
+    saved: Path | None = None
 
 
 def run_calibration(
@@ -212,12 +421,14 @@ def run_calibration(
     timeout: float = 60.0,
     clock: Callable[[], float] = time.monotonic,
     live: Callable[[Picture], None] | None = None,
+    accept: Answer | None = None,
 ) -> Outcome:
-    """Calibrate on ``config``'s camera and save the result in its state directory; ``say``
-    tells the person at the table what to do and ``live`` (when given) gets the camera's
-    pictures: the empty tray with the area found, then each frame of the test throw with the
-    dice read boxed. Raises `NoTray` when no tray is to be seen and
-    `NoThrow` when the test throw does not settle within ``timeout`` seconds."""
+    """Calibrate on ``config``'s camera and save the result in its state directory once
+    ``accept`` (when given) says yes; ``say`` tells the person at the table what to do and
+    ``live`` (when given) gets the camera's pictures: the empty tray with the area found, then
+    each frame of the test throw with the dice read boxed. Raises `NoTray` when no tray is to be
+    seen, `NoThrow` when the test throw does not settle within ``timeout`` seconds, and whatever
+    ``accept`` raises (`NoAnswer`); nothing is saved then."""
     simulated = config.camera.backend == "simulated"
     with open_configured_camera(config) as camera:
         say("looking at the empty tray: keep hands and dice out of it")
@@ -245,8 +456,11 @@ def run_calibration(
             )
     result = calibrate(empty, throw, reading, area)
     assert result is not None  # the area was found above
+    outcome = Outcome(result, throw, reading)
+    if accept is not None and not accept(outcome):
+        return outcome
     saved = save_calibration(state_directory(config.state.directory), result, empty)
-    return Outcome(result, throw, reading, saved)
+    return replace(outcome, saved=saved)
 
 
 class _FrameClock:

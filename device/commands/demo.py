@@ -20,15 +20,23 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from device.commands.calibrate import run_calibration
+from device.calibration_flow import ACCEPT_PROMPT
+from device.commands.calibrate import (
+    answer_with_buttons,
+    open_calibration_screens,
+    run_calibration,
+)
 from device.commands.outputs import output_directory
 from device.commands.photos import export_photos, new_export_folder
 from device.config import SIMULATED_STYLES, Config, default_displays, parse_config
 from device.correction import NOT_A_DIE, Correction
 from device.wiring import Table, open_table, simulated_renderer, simulated_style
 from engine.events import Corrected, Event, Thrown
+from hardware.backends import Closing
 from hardware.buttons import Button, ScriptedButtons
+from hardware.display import MultiDisplay
 from hardware.screen import ScreenDisplay
+from hardware.view import TableView
 from vision.types import Frame
 
 DEFAULT_PLAYERS = "expert,bold"
@@ -251,7 +259,7 @@ def handle(args: argparse.Namespace) -> int:
             environ={},
         )
         if args.calibrate:
-            _calibrate(config)
+            _calibrate(config, real, args.screenshots)
         buttons = ScriptedButtons(clock=clock)
         people = _Players(recorder, buttons, correct=args.correct)
         with open_table(
@@ -281,14 +289,57 @@ def handle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _calibrate(config: Config) -> None:
-    """Calibrate on the simulated camera into the demo's state directory; one line of result."""
-    result = run_calibration(config, say=lambda message: None).calibration
+class _Calibrator(Closing):
+    """The person calibrating, as a display: once the screen shows the result to accept, they
+    look at it for ``look_seconds`` and press STOP (a screenshot of the result taken first)."""
+
+    def __init__(
+        self,
+        buttons: ScriptedButtons,
+        clock: Callable[[], float],
+        look_seconds: float,
+        screens: MultiDisplay,
+        shots: Path | None,
+    ) -> None:
+        self.buttons, self.clock, self.look_seconds = buttons, clock, look_seconds
+        self.screens, self.shots = screens, shots
+        self.pressed = False
+        self._seen: float | None = None
+
+    def show(self, view: TableView) -> None:
+        if view.prompt != ACCEPT_PROMPT or self.pressed:
+            return
+        if self._seen is None:
+            self._seen = self.clock()
+            if self.shots is not None:
+                for screen in self.screens.displays:
+                    if isinstance(screen, ScreenDisplay):
+                        screen.save(self.shots / "calibration-screen.png")
+        if self.clock() - self._seen >= self.look_seconds:
+            self.buttons.press(Button.STOP)
+            self.pressed = True
+
+
+def _calibrate(config: Config, real: bool, shots: Path | None) -> None:
+    """Calibrate on the simulated camera into the demo's state directory, the result accepted
+    with STOP as a person would; one line of result."""
+    buttons = ScriptedButtons()
+    with open_calibration_screens(config) as screens:
+        person = _Calibrator(buttons, time.monotonic, 2.0 if real else 0.0, screens, shots)
+        answer = answer_with_buttons(
+            buttons,
+            MultiDisplay([*screens.displays, person]),
+            say=lambda message: None,
+            sleep=time.sleep if real else (lambda seconds: None),
+        )
+        outcome = run_calibration(config, say=lambda message: None, accept=answer)
+    result = outcome.calibration
     width = "?" if result.die_width_px is None else f"{result.die_width_px:.0f}"
     to_fix = [f"{c.name} ({c.advice})" for c in result.checks if not c.ok]
     print(
         f"calibrated: throwing area of {len(result.roi)} corners, dice {width} px wide, "
         + ("every check passed" if not to_fix else "to fix: " + "; ".join(to_fix))
+        + ("; accepted with STOP" if outcome.saved is not None else "; discarded")
     )
 
 

@@ -23,6 +23,7 @@ from device.calibration import (
     reader_params,
     save_calibration,
 )
+from device.calibration_flow import ACCEPT_PROMPT
 from device.cli import main
 from device.commands import calibrate as command
 from device.config import parse_config
@@ -281,7 +282,7 @@ def test_demo_calibrates_first(
     assert main(["demo", "--calibrate", "--fast", "--target", "300", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "calibrated: throwing area of 4 corners" in out
-    assert "every check passed" in out
+    assert "every check passed; accepted with STOP" in out
     assert len(used) == 1
     assert out.splitlines()[-1].startswith("reader: ")
 
@@ -311,12 +312,27 @@ def test_the_menu_calibrates_with_its_messages_on_the_screen(tmp_path: Path) -> 
         assert "keep hands and dice out" in rig.view.message
         assert rig.view.prompt == "calibrating the camera: STOP cancels"
         rig.until(lambda view: "throw the dice" in view.message, limit=20)
-        view = rig.until(lambda view: view.message.startswith("calibrated"), limit=100)
-        assert not view.alert
+        asking = rig.until(lambda view: view.message.startswith("measured"), limit=100)
+        assert asking.prompt == ACCEPT_PROMPT
+        assert asking.picture is not None and len(asking.checks) == len(CHECKS)
         saved = tmp_path / "state" / CALIBRATION_NAME
+        # The result waits for the players: nothing saved, however long it stays on the screen.
+        assert rig.step(30).message == asking.message and not saved.exists()
+        rig.press(Button.STOP)
+        view = rig.step()
+        assert view.message.startswith("calibration saved") and not view.alert
+        assert view.picture is None and view.checks == ()
         record = json.loads(saved.read_text())
         to_fix = [c["name"] for c in record["checks"] if not c["ok"]]
         assert view.message.endswith(f"fix: {', '.join(to_fix)}" if to_fix else "passed")
+        # The checks on the result screen: one line each, those to fix first.
+        fix_first = sorted(record["checks"], key=lambda c: c["ok"])
+        assert [line.split()[1].rstrip(":") for line in asking.checks] == [
+            c["name"] for c in fix_first
+        ]
+        assert [line.startswith("FIX") for line in asking.checks] == [
+            not c["ok"] for c in fix_first
+        ]
         calibrated = rig.table.controller.on_calibrated
         assert calibrated is not None
         params = calibrated.__self__.params  # type: ignore[attr-defined]
@@ -343,7 +359,8 @@ def test_after_the_menus_calibration_the_test_dice_are_no_players_throw(tmp_path
         rig.until(is_waiting)
         rig.press(Button.ROLL)  # the 1s and the 5 kept: one die to throw
         _choose_calibrate(rig)
-        rig.until(lambda view: view.message.startswith("calibrated"), limit=150)
+        rig.until(lambda view: view.message.startswith("measured"), limit=150)
+        rig.press(Button.STOP)
         # The six test dice still lie in the tray: the table waits for a fresh throw of one.
         view = rig.until(
             lambda view: "I see" in view.message or "Ann" not in view.prompt or is_waiting(view),

@@ -15,7 +15,7 @@ from device.cli import main
 from device.commands import calibrate as command
 from device.web.state import state_json
 from device.wiring import open_configured_camera
-from hardware.buttons import Button
+from hardware.buttons import Button, ScriptedButtons
 from hardware.display import Display, MemoryDisplay
 from hardware.view import Picture
 from tests.device.harness import Rig, open_rig
@@ -52,8 +52,13 @@ def test_the_menus_calibration_shows_the_area_then_the_dice_then_clears(tmp_path
             limit=100,
         )
         assert boxed.picture is not None and _pixels_of(boxed.picture, AREA_COLOUR) > 300
-        done = rig.until(lambda view: view.message.startswith("calibrated"), limit=100)
-        assert done.picture is None
+        asking = rig.until(lambda view: view.message.startswith("measured"), limit=100)
+        # The result: the settled throw with the area and the dice boxed, until STOP saves it.
+        assert asking.picture is not None and _pixels_of(asking.picture, READ_COLOUR) > 100
+        assert _pixels_of(asking.picture, AREA_COLOUR) > 300
+        rig.press(Button.STOP)
+        done = rig.step()
+        assert done.message.startswith("calibration saved") and done.picture is None
         # The web's state is the same with or without the picture, and stays JSON.
         with_picture = json.dumps(state_json(boxed))
         assert json.dumps(state_json(replace(boxed, picture=None))) == with_picture
@@ -87,6 +92,9 @@ def test_the_command_shows_the_live_view_on_a_configured_screen(
         return screen
 
     monkeypatch.setattr(command, "open_display", open_display)
+    buttons = ScriptedButtons(clock=lambda: 0.0)
+    buttons.press(Button.STOP)  # the result accepted as soon as it is shown
+    monkeypatch.setattr(command, "open_accept_buttons", lambda config: (buttons, "STOP: save"))
     displays = '[[display]]\nkind = "terminal"\n[[display]]\nkind = "screen"\nwidth = 640\n'
     config = _config_file(tmp_path, displays)
     assert main(["calibrate", "--config", str(config)]) == 0

@@ -1,0 +1,359 @@
+"""The players accept or discard a calibration before it is saved: `dicekeeper calibrate` with a
+screen (scripted buttons, keyboard keys), with GPIO buttons (MockFactory pins), in a terminal, with
+``--yes`` and on timeout (a fake clock, no sleeping); the menu's "Calibrate camera" with STOP and
+SELECT."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from device.calibration import CALIBRATION_NAME, EMPTY_TRAY_NAME, save_calibration
+from device.calibration_flow import ACCEPT_PROMPT
+from device.cli import main
+from device.commands import calibrate as command
+from hardware.buttons import Button, Buttons, ScriptedButtons
+from hardware.display import Display, MemoryDisplay
+from hardware.keyboard_buttons import KeyboardButtons
+from tests.device.harness import Rig, is_waiting, open_rig
+from tests.device.harness import config as harness_config
+from vision.calibration import Calibration, Check
+
+SCREEN = '[[display]]\nkind = "screen"\nwidth = 640\n'
+GPIO = '[buttons]\nbackend = "gpio"\n[[display]]\nkind = "terminal"\n'
+STOP_PIN, SELECT_PIN = 27, 22  # the configuration's default BCM pins
+
+
+def _config_file(tmp_path: Path, extra: str = SCREEN) -> Path:
+    path = tmp_path / "config.toml"
+    state = tmp_path / "state"
+    path.write_text(f'[state]\ndirectory = "{state}"\n[camera]\nseed = 3\n{extra}')
+    return path
+
+
+def _previous(tmp_path: Path) -> dict[str, bytes]:
+    """A calibration saved before, as the bytes of its files."""
+    state = tmp_path / "state"
+    result = Calibration(((1, 1), (600, 1), (600, 400), (1, 400)), 33.0, (Check("a", True, "b"),))
+    save_calibration(state, result, np.full((480, 640, 3), 77, np.uint8))
+    return {name: (state / name).read_bytes() for name in (CALIBRATION_NAME, EMPTY_TRAY_NAME)}
+
+
+def _files(tmp_path: Path) -> dict[str, bytes]:
+    state = tmp_path / "state"
+    return {
+        name: (state / name).read_bytes()
+        for name in (CALIBRATION_NAME, EMPTY_TRAY_NAME)
+        if (state / name).exists()
+    }
+
+
+class FakeTime:
+    """A clock that moves only when slept on; ``on_sleep`` runs at each sleep (a person)."""
+
+    def __init__(self, on_sleep: Callable[[int], None] = lambda number: None) -> None:
+        self.now = 0.0
+        self.sleeps = 0
+        self.on_sleep = on_sleep
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        self.now += seconds
+        self.on_sleep(self.sleeps)
+
+
+@pytest.fixture
+def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    fake = FakeTime()
+    monkeypatch.setattr(command, "_clock", fake.clock)
+    monkeypatch.setattr(command, "_sleep", fake.sleep)
+    return fake
+
+
+@pytest.fixture
+def screen(monkeypatch: pytest.MonkeyPatch) -> MemoryDisplay:
+    """The configured screen, remembering what it was shown."""
+    shown = MemoryDisplay()
+
+    def open_display(name: str, /, **options: object) -> Display:
+        assert name == "screen"
+        return shown
+
+    monkeypatch.setattr(command, "open_display", open_display)
+    return shown
+
+
+@pytest.fixture
+def buttons(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedButtons]:
+    """The buttons the command answers with, pressed by the test."""
+    scripted = ScriptedButtons(clock=lambda: 0.0)
+
+    def open_accept_buttons(config: object) -> tuple[Buttons, str]:
+        return scripted, ACCEPT_PROMPT
+
+    monkeypatch.setattr(command, "open_accept_buttons", open_accept_buttons)
+    yield scripted
+
+
+def test_stop_saves_the_result_shown(
+    tmp_path: Path,
+    screen: MemoryDisplay,
+    buttons: ScriptedButtons,
+    fake_time: FakeTime,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    buttons.press(Button.STOP)
+    assert main(["calibrate", "--config", str(_config_file(tmp_path))]) == 0
+    assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
+    result = screen.views[-1]
+    assert result.prompt == ACCEPT_PROMPT
+    assert result.message.startswith("measured: area of 4 corners")
+    assert result.picture is not None
+    assert [line.split()[1].rstrip(":") for line in result.checks] == [
+        "glare",
+        "looking-down",
+        "light",
+        "focus",
+        "dice-size",
+    ]
+    out = capsys.readouterr().out.splitlines()
+    assert f"{ACCEPT_PROMPT} (waiting 120 s)" in out
+    assert out[-1] == f"saved {tmp_path / 'state' / CALIBRATION_NAME}"
+    assert screen.is_closed
+
+
+def test_select_discards_and_keeps_the_previous_calibration(
+    tmp_path: Path,
+    screen: MemoryDisplay,
+    buttons: ScriptedButtons,
+    fake_time: FakeTime,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    before = _previous(tmp_path)
+    buttons.press(Button.ROLL, Button.SELECT)  # ROLL means nothing here
+    assert main(["calibrate", "--config", str(_config_file(tmp_path))]) == 1
+    assert _files(tmp_path) == before
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "calibration discarded; the previous one is kept"
+    )
+
+
+def test_discarded_with_no_previous_calibration(
+    tmp_path: Path,
+    screen: MemoryDisplay,
+    buttons: ScriptedButtons,
+    fake_time: FakeTime,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    buttons.press(Button.SELECT)
+    assert main(["calibrate", "--config", str(_config_file(tmp_path))]) == 1
+    assert _files(tmp_path) == {}
+    assert "the table stays uncalibrated" in capsys.readouterr().out
+
+
+def test_no_answer_in_time_saves_nothing(
+    tmp_path: Path,
+    screen: MemoryDisplay,
+    buttons: ScriptedButtons,
+    fake_time: FakeTime,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    before = _previous(tmp_path)
+    config = _config_file(tmp_path)
+    with caplog.at_level(logging.ERROR):
+        assert main(["calibrate", "--config", str(config), "--accept-timeout", "5"]) == 2
+    assert _files(tmp_path) == before
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "within 5 s: nothing saved" in errors[0].getMessage()
+    assert "\n" not in errors[0].getMessage()
+    assert 5.0 <= fake_time.now < 5.2  # polled on the fake clock until the time ran out
+    assert screen.is_closed
+
+
+def test_a_late_press_counts_until_the_timeout(
+    tmp_path: Path, screen: MemoryDisplay, buttons: ScriptedButtons, fake_time: FakeTime
+) -> None:
+    fake_time.on_sleep = lambda number: buttons.press(Button.STOP) if number == 90 else None
+    config = _config_file(tmp_path)
+    assert main(["calibrate", "--config", str(config), "--accept-timeout", "5"]) == 0
+    assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
+
+
+def test_yes_saves_without_asking(
+    tmp_path: Path,
+    screen: MemoryDisplay,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def no_buttons(config: object) -> tuple[Buttons, str]:
+        raise AssertionError("--yes asks nobody")
+
+    monkeypatch.setattr(command, "open_accept_buttons", no_buttons)
+    _previous(tmp_path)
+    assert main(["calibrate", "--config", str(_config_file(tmp_path)), "--yes"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("saved ")
+    assert sum(line[:3] in ("ok ", "FIX") for line in lines) == 5
+    assert not any(view.prompt == ACCEPT_PROMPT for view in screen.views)
+    saved = (tmp_path / "state" / CALIBRATION_NAME).read_text()
+    assert '"die_width_px": 33.0' not in saved  # the new one replaced the previous one
+
+
+def test_the_keyboard_answers_with_enter_and_escape(
+    tmp_path: Path, screen: MemoryDisplay, monkeypatch: pytest.MonkeyPatch, fake_time: FakeTime
+) -> None:
+    class Keys:
+        def __init__(self) -> None:
+            self.typed = ["x", "escape"]
+
+        def read_keys(self) -> list[str]:
+            typed, self.typed = self.typed, []
+            return typed
+
+    keys = Keys()
+    real = KeyboardButtons
+
+    def keyboard(**options: Any) -> KeyboardButtons:
+        return real(key_sources=[keys], **options)
+
+    monkeypatch.setattr(command, "KeyboardButtons", keyboard)
+    config = _config_file(tmp_path)
+    assert main(["calibrate", "--config", str(config)]) == 1  # Esc: discarded
+    assert screen.views[-1].prompt == command.KEYBOARD_PROMPT
+    assert "Enter" in command.KEYBOARD_PROMPT and "Esc" in command.KEYBOARD_PROMPT
+    keys.typed = ["return"]
+    assert main(["calibrate", "--config", str(config)]) == 0  # Enter: saved
+    assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
+
+
+@pytest.mark.parametrize(("pin", "status"), [(STOP_PIN, 0), (SELECT_PIN, 1)])
+def test_gpio_buttons_answer(
+    tmp_path: Path,
+    mock_factory: Any,
+    fake_time: FakeTime,
+    pin: int,
+    status: int,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def person(number: int) -> None:  # presses the button a while after the result is shown
+        if number == 10:
+            mock_factory.pin(pin).drive_low()
+        elif number == 12:
+            mock_factory.pin(pin).drive_high()
+
+    fake_time.on_sleep = person
+    before = _previous(tmp_path)
+    assert main(["calibrate", "--config", str(_config_file(tmp_path, GPIO))]) == status
+    assert (_files(tmp_path) == before) is (status == 1)
+    out = capsys.readouterr().out
+    assert f"{ACCEPT_PROMPT} (waiting 120 s)" in out  # the terminal says which button does what
+
+
+class _Terminal:
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("typed", "status"),
+    [(["\n"], 0), (["yes\n"], 0), (["maybe\n", "n\n"], 1), ([""], 1), ([None], 2)],
+)
+def test_in_a_terminal_the_question_is_y_or_n(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    typed: list[str | None],
+    status: int,
+) -> None:
+    answers = iter(typed)
+    monkeypatch.setattr(command.sys, "stdin", _Terminal())
+    monkeypatch.setattr(command, "_read_line", lambda timeout: next(answers))
+    config = _config_file(tmp_path, '[[display]]\nkind = "terminal"\n')
+    assert main(["calibrate", "--config", str(config)]) == status
+    out = capsys.readouterr().out
+    assert out.count("accept this calibration? [Y/n]") == len(typed)
+    assert bool(_files(tmp_path)) is (status == 0)
+
+
+def test_no_terminal_and_no_screen_saves_at_once(tmp_path: Path) -> None:
+    config = _config_file(tmp_path, '[[display]]\nkind = "terminal"\n')
+    assert main(["calibrate", "--config", str(config)]) == 0  # pytest's stdin is no terminal
+    assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
+
+
+def test_json_saves_at_once_even_with_a_screen(
+    tmp_path: Path, screen: MemoryDisplay, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["calibrate", "--config", str(_config_file(tmp_path)), "--json"]) == 0
+    assert '"saved": ' in capsys.readouterr().out
+    assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
+
+
+def test_a_bad_accept_timeout_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    config = _config_file(tmp_path)
+    assert main(["calibrate", "--config", str(config), "--accept-timeout", "0"]) == 2
+    assert "--accept-timeout 0" in caplog.text
+    assert _files(tmp_path) == {}
+
+
+# --- the menu's "Calibrate camera" --------------------------------------------------------------
+
+
+def _measured(rig: Rig) -> None:
+    view = rig.press(Button.MENU)
+    rig.press(*[Button.SELECT] * view.menu.index("Calibrate camera"))
+    rig.press(Button.ROLL)
+    view = rig.until(lambda view: view.message.startswith("measured"), limit=150)
+    assert view.prompt == ACCEPT_PROMPT and view.picture is not None and view.checks
+
+
+def test_select_in_the_menu_discards_and_the_game_goes_on(tmp_path: Path) -> None:
+    before = _previous(tmp_path)
+    rig = open_rig(harness_config(tmp_path))
+    with rig.table:
+        reader = rig.table.controller.on_calibrated.__self__  # type: ignore[union-attr]
+        params = reader.params
+        _measured(rig)
+        rig.press(Button.SELECT)
+        view = rig.step()
+        assert view.message == "calibration discarded; the previous one is kept"
+        assert not view.alert and view.picture is None and view.checks == ()
+        assert _files(tmp_path) == before
+        assert reader.params is params  # the reader keeps the previous calibration
+        # Back to the game: the table waits for a throw and reads it.
+        view = rig.until(lambda view: len(view.dice) == 5 or "I see" in view.message, limit=100)
+        assert len(view.dice) == 5
+
+
+def test_stop_in_the_menu_saves_and_the_reader_takes_it(tmp_path: Path) -> None:
+    before = _previous(tmp_path)
+    rig = open_rig(harness_config(tmp_path))
+    with rig.table:
+        reader = rig.table.controller.on_calibrated.__self__  # type: ignore[union-attr]
+        _measured(rig)
+        assert _files(tmp_path) == before  # not saved before the players accept it
+        rig.press(Button.STOP)
+        assert rig.step().message.startswith("calibration saved")
+        assert _files(tmp_path) != before
+        assert reader.params.empty_tray is not None
+        assert reader.params.empty_tray.shape[:2] != (480, 640)  # the new one, not the previous
+        assert rig.until(is_waiting, limit=50)
+
+
+def test_the_terminal_display_lists_the_checks_and_the_buttons(tmp_path: Path) -> None:
+    from hardware.terminal import render_text
+
+    rig = open_rig(harness_config(tmp_path))
+    with rig.table:
+        _measured(rig)
+        text = render_text(rig.view)
+        assert ACCEPT_PROMPT in text
+        assert "  ok glare:" in text or "  FIX glare:" in text
