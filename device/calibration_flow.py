@@ -38,7 +38,7 @@ TEST_DICE = 6
 PICTURE_WIDTH = 640
 """The live view's pictures are at most this wide (a screen's tray panel is smaller)."""
 MEASURING_PROMPT = "calibrating the camera: STOP cancels"
-ACCEPT_PROMPT = "STOP: save this calibration  SELECT: discard it"
+ACCEPT_PROMPT = "STOP: save calibration  SELECT: discard it"
 """What the buttons do on the result screen (the table's prompt style; two clauses for the
 OLED's two rows)."""
 ACCEPTS = frozenset({Button.STOP, Button.CORRECT})

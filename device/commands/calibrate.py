@@ -75,7 +75,7 @@ ACCEPT_TIMEOUT = 120.0
 """Seconds the result waits for the players' answer by default."""
 POLL_SECONDS = 0.05
 """How often the buttons are polled while the result waits."""
-KEYBOARD_PROMPT = "Enter: save this calibration  Esc: discard it"
+KEYBOARD_PROMPT = "Enter: save calibration  Esc: discard it"
 ACCEPT_KEYS = {
     **KEYMAP,
     "return": Button.STOP,

@@ -357,3 +357,11 @@ def test_the_terminal_display_lists_the_checks_and_the_buttons(tmp_path: Path) -
         text = render_text(rig.view)
         assert ACCEPT_PROMPT in text
         assert "  ok glare:" in text or "  FIX glare:" in text
+
+
+def test_the_readme_names_the_prompt_and_the_exit_statuses() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Calibrate the camera") :].split("\n## ", 1)[0]
+    assert f"`{ACCEPT_PROMPT}`" in section
+    assert "--accept-timeout" in section and "--yes" in section
+    assert "status 1" in section and "status 2" in section
