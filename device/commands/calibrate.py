@@ -104,6 +104,10 @@ class NoAnswer(DicekeeperError, TimeoutError):
     """Nobody accepted or discarded the calibration in time."""
 
 
+class BadOption(DicekeeperError, ValueError):
+    """An option's value that cannot be used."""
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``calibrate`` command."""
     parser = subparsers.add_parser(
@@ -156,8 +160,9 @@ def handle(args: argparse.Namespace) -> int:
     annotate_path: Path | None = args.annotate
     if annotate_path is not None:
         _check_new_png("--annotate", annotate_path)
-    if args.accept_timeout <= 0:
-        raise BadOutput(f"--accept-timeout {args.accept_timeout:g}: give a number of seconds > 0")
+    for option, seconds in (("--timeout", args.timeout), ("--accept-timeout", args.accept_timeout)):
+        if not seconds > 0:  # NaN too
+            raise BadOption(f"{option} {seconds:g}: give a number of seconds > 0")
     config = load_config(args.config)
     say: Callable[[str], None] = _to_stderr if args.json else print
     ask_buttons = not (args.yes or args.json) and _has_screen_or_buttons(config)

@@ -297,10 +297,16 @@ def test_json_saves_at_once_even_with_a_screen(
     assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
 
 
-def test_a_bad_accept_timeout_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("--accept-timeout", "0"), ("--accept-timeout", "nan"), ("--timeout", "-1")],
+)
+def test_a_bad_timeout_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, option: str, value: str
+) -> None:
     config = _config_file(tmp_path)
-    assert main(["calibrate", "--config", str(config), "--accept-timeout", "0"]) == 2
-    assert "--accept-timeout 0" in caplog.text
+    assert main(["calibrate", "--config", str(config), option, value]) == 2
+    assert f"{option} {value}: give a number of seconds > 0" in caplog.text
     assert _files(tmp_path) == {}
 
 
