@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pygame
 import pytest
 
 from device.calibration import CALIBRATION_NAME, EMPTY_TRAY_NAME, save_calibration
@@ -371,3 +372,16 @@ def test_the_readme_names_the_prompt_and_the_exit_statuses() -> None:
     assert f"`{ACCEPT_PROMPT}`" in section
     assert "--accept-timeout" in section and "--yes" in section
     assert "status 1" in section and "status 2" in section
+
+
+def test_the_demo_accepts_with_stop_and_keeps_the_result_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    shots = tmp_path / "shots"
+    command_line = ["demo", "--calibrate", "--fast", "--target", "300", "--seed", "2"]
+    assert main([*command_line, "--screenshots", str(shots)]) == 0
+    assert "; accepted with STOP" in capsys.readouterr().out
+    picture = pygame.image.load(str(shots / "calibration-screen.png"))
+    assert picture.get_size() == (800, 480)
