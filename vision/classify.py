@@ -135,9 +135,19 @@ def classify(crops: Sequence[Frame], *, layer: LastLayer | None = None) -> list[
     return [verdicts[key] for key in keys]
 
 
-def _scores(crops: Sequence[Frame], layer: LastLayer | None) -> npt.NDArray[np.float64]:
-    """The network's N×(CLASSES + 2) outputs, the class scores from ``layer`` when given."""
-    net = _network()
+def classify_with(net: cv2.dnn.Net, crops: Sequence[Frame]) -> list[Verdict]:
+    """The verdict of ``net`` (a network of the classifier's shape, such as a candidate from
+    training/train_dice_cnn.py read by `vision.network.read_onnx`) on each crop; nothing is
+    remembered."""
+    return [_verdict(row) for row in _scores(crops, None, net)] if crops else []
+
+
+def _scores(
+    crops: Sequence[Frame], layer: LastLayer | None, net: cv2.dnn.Net | None = None
+) -> npt.NDArray[np.float64]:
+    """The N×(CLASSES + 2) outputs of ``net`` (default: the shipped network), the class scores
+    from ``layer`` when given."""
+    net = net if net is not None else _network()
     net.setInput(to_blob(crops))
     if layer is None:
         return np.asarray(net.forward(), dtype=np.float64).reshape(len(crops), CLASSES + 2)

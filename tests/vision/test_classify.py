@@ -4,14 +4,16 @@ seen again."""
 from __future__ import annotations
 
 import math
+from importlib import resources
 
 import numpy as np
 import pytest
 
 from vision import classify as classify_module
-from vision.classify import NO_DIE, classify
+from vision.classify import NO_DIE, classify, classify_with
 from vision.crops import die_crop, pyramid_of
 from vision.errors import ReaderUnavailable
+from vision.network import read_onnx
 from vision.render import render_empty_tray, render_tray, style_from_seed
 
 
@@ -120,3 +122,20 @@ def test_only_the_latest_verdicts_are_remembered(monkeypatch: pytest.MonkeyPatch
     classify(crops[:1])
     assert network.crops == 1
     classify_module._remembered.clear()
+
+
+def test_a_network_passed_in_reads_as_the_shipped_one_does_when_it_is_the_same() -> None:
+    tray = render_tray([2, 6, 3], seed=17)
+    pyramid = pyramid_of(tray.frame)
+    crops = [die_crop(pyramid, d.center, d.size_px) for d in tray.dice]
+    shipped = classify(crops)
+    same = classify_with(read_onnx(_shipped_path()), crops)
+    assert [v.best for v in same] == [v.best for v in shipped] == [d.value for d in tray.dice]
+    for mine, theirs in zip(same, shipped, strict=True):
+        assert np.allclose(mine.probabilities, theirs.probabilities, atol=1e-6)
+        assert np.allclose(mine.offset, theirs.offset, atol=1e-6)
+    assert classify_with(read_onnx(_shipped_path()), []) == []
+
+
+def _shipped_path() -> str:
+    return str(resources.files("vision").joinpath(classify_module.MODEL))
