@@ -214,7 +214,7 @@ def open_table(
         camera = _open_camera(config, render)
         stack.callback(camera.close)
         if buttons is None:
-            buttons = _open_buttons(config, clock, pin_factory)
+            buttons = open_configured_buttons(config, clock, pin_factory)
         stack.callback(buttons.close)
         displays: list[Display] = []
         failures: list[tuple[str, DisplayUnavailable]] = []
@@ -333,7 +333,9 @@ def _open_camera(config: Config, render: Callable[[Sequence[int], int], Sequence
     return open_camera("replay", path=Path(c.path))
 
 
-def _open_buttons(config: Config, clock: Callable[[], float], pin_factory: object) -> Buttons:
+def open_configured_buttons(
+    config: Config, clock: Callable[[], float], pin_factory: object
+) -> Buttons:
     b = config.buttons
     if b.backend == "gpio":
         return open_buttons(

@@ -48,7 +48,7 @@ from device.calibration_flow import (
 from device.commands.outputs import BadOutput
 from device.config import Config, load_config
 from device.store import state_directory
-from device.wiring import _open_buttons, open_configured_camera
+from device.wiring import open_configured_buttons, open_configured_camera
 from engine.errors import DicekeeperError
 from hardware.buttons import Button, Buttons
 from hardware.camera import Camera
@@ -344,7 +344,7 @@ def open_accept_buttons(config: Config) -> tuple[Buttons, str]:
     buttons (STOP, SELECT), else the keyboard (the screen's and the terminal's keys: Enter,
     Esc)."""
     if config.buttons.backend == "gpio":
-        return _open_buttons(config, _clock, None), ACCEPT_PROMPT
+        return open_configured_buttons(config, _clock, None), ACCEPT_PROMPT
     return KeyboardButtons(keymap=ACCEPT_KEYS), KEYBOARD_PROMPT
 
 
