@@ -336,6 +336,8 @@ def _open_camera(config: Config, render: Callable[[Sequence[int], int], Sequence
 def open_configured_buttons(
     config: Config, clock: Callable[[], float], pin_factory: object
 ) -> Buttons:
+    """The buttons ``config`` names: its GPIO pins (on ``pin_factory``, gpiozero's own when
+    None) or the keyboard, timed by ``clock``."""
     b = config.buttons
     if b.backend == "gpio":
         return open_buttons(
