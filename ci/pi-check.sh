@@ -33,8 +33,10 @@ data="${DATASETS:-$repo/../shared/datasets}"
 x86="${X86_DICEKEEPER:-}" # default: the same install on this machine, made in $cache/x86-bookworm
 photos="${PI_CHECK_PHOTOS:-12}"
 # The engine and device tests less those that play whole games through the reader or solve
-# tables (hours under emulation; the demo above plays one such game).
-tests="${PI_CHECK_TESTS:-tests/engine tests/device -k 'not demo and not real_dice_reader and not optimal and not solve and not solver and not pig and not tournament'}"
+# tables (hours under emulation; the demo above plays one such game), and the calibration's
+# accept/discard flow (scripted presses on rendered frames, 30-60 s a test under emulation; the
+# calibration itself is read by test_calibrate_command).
+tests="${PI_CHECK_TESTS:-tests/engine tests/device -k 'not demo and not real_dice_reader and not optimal and not solve and not solver and not pig and not tournament and not calibration_accept'}"
 export QEMU_CPU="${QEMU_CPU:-cortex-a72}"
 # Only in Raspberry Pi's archive, not Debian's: left out of the emulated install.
 pi_only=" python3-picamera2 python3-lgpio "
