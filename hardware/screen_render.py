@@ -306,7 +306,7 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
             at=(left.left, left.top),
             width=left.width,
         )
-    else:
+    elif view.picture is None:  # the camera's picture (calibrating) is no turn of the game
         text(surface, "this turn", round(24 * s), MUTED, at=(left.left, left.top + round(6 * s)))
         is_lost = view.phase is Phase.BUST
         total = text(

@@ -120,3 +120,19 @@ def test_the_window_redraws_for_each_new_picture(tmp_path: Path) -> None:
         assert screen.draw_count == 2
         shown = pygame.image.load(str(screen.save(tmp_path / "window.png")))
         assert len(_where(shown, CYAN_RGB)) > 1000
+
+
+def test_beside_the_picture_no_turn_total_is_drawn() -> None:
+    """The camera's picture is shown while calibrating, when no turn is being played."""
+    view = _calibrating(_picture())
+    one, other = (
+        pygame.surfarray.array3d(render_screen_image(dataclasses.replace(view, turn_total=t)))
+        for t in (0, 9950)
+    )
+    assert np.array_equal(one, other)
+    without = _calibrating(None)
+    one, other = (
+        pygame.surfarray.array3d(render_screen_image(dataclasses.replace(without, turn_total=t)))
+        for t in (0, 9950)
+    )
+    assert not np.array_equal(one, other)  # a turn's total is drawn when there is no picture
