@@ -11,7 +11,7 @@ classifier. The network holds no size of its own: the image is padded to a multi
 shape trained on the varied photos at several scales (`vision/dice_det_scales.onnx`). It finds
 more of the dice of scenes the reader never saw, but the fast path, whose rules were set with the
 first network, reads fewer frames with it alone (training/README.md): it is measured by
-benchmarks/vision_detector.py until the reader's pipeline is rebuilt on it (issue 46).
+benchmarks/vision_detector.py until the reader is rebuilt on it (detector, classifier, judge).
 training/train_dice_det.py makes both networks.
 """
 
