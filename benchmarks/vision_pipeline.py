@@ -67,6 +67,7 @@ class Candidate:
 
     @property
     def die(self) -> float:
+        """How sure the looks are that a die (readable or not) is centred here."""
         return 1.0 - float(self.probabilities[NO_DIE])
 
 
