@@ -28,7 +28,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
-from benchmarks.vision_accuracy import DATASETS, labelled_photos
+from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos
 from training.split import is_training
 from vision import read
 from vision.adapt import adapt_last_layer
@@ -91,7 +91,7 @@ def score_photos(limit: int, layer: LastLayer | None) -> Score | None:
         return None
     total = Score()
     with last_layer(layer):
-        for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file()):
+        for folder in labelled_folders():
             count = 0
             for image, photo, dice in labelled_photos(folder):
                 if is_training(f"{folder.name}/{image}"):

@@ -59,6 +59,23 @@ def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
     return labels
 
 
+def labelled_folders() -> list[Path]:
+    """The dataset folders that hold a ``labels.csv``, in name order (none when `DATASETS` is
+    missing)."""
+    if not DATASETS.is_dir():
+        return []
+    return sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file())
+
+
+def set_names(folder: str, image: str) -> list[str]:
+    """The sets a labelled photo counts in, for figures by set: its folder and its kind of scene
+    (`scene_of`), each again as "…, held out" when the photo is held out from training."""
+    names = sorted({folder, scene_of(folder, image)})
+    if not is_training(f"{folder}/{image}"):
+        names += [f"{name}, held out" for name in names]
+    return names
+
+
 def labelled_photos(folder: Path) -> Iterator[tuple[str, Frame, list[LabelledDie]]]:
     """Each labelled image of a dataset folder, in name order: its path relative to the folder,
     the image and its labelled dice; an image that cannot be read is skipped, with a message.
@@ -217,7 +234,7 @@ def main() -> int:
     if not DATASETS.is_dir():
         print(f"skipped real photos: {DATASETS} is missing")
     else:
-        for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file()):
+        for folder in labelled_folders():
             if args.dataset and folder.name != args.dataset:
                 continue
             scores = evaluate_folder(folder, params, args.failures, args.scale)

@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 
 import cv2
 
-from benchmarks.vision_accuracy import DATASETS, labelled_photos, scene_of
-from training.split import is_training
+from benchmarks.vision_accuracy import labelled_folders, labelled_photos, set_names
 from vision.crops import pyramid_of
 from vision.detect import Proposal, detect, detect_scales
 from vision.evaluation import LabelledDie, resized
@@ -128,8 +127,7 @@ def main() -> int:
             tray = render_tray([1 + (seed + k) % 6 for k in range(1 + seed % 8)], seed=seed)
             dice: list[Die] = [(*d.center, float(d.size_px)) for d in tray.dice]
             tallies["synthetic"].add(proposals_of(tray.frame), dice)
-    folders = sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").exists())
-    for folder in folders:
+    for folder in labelled_folders():
         if args.folders and folder.name not in args.folders:
             continue
         for image, photo, labels in labelled_photos(folder):
@@ -138,12 +136,8 @@ def main() -> int:
                 (x * args.scale, y * args.scale, None if w is None else w * args.scale)
                 for x, y, w in _labelled(folder.name, labels)
             ]
-            scene = scene_of(folder.name, image)
-            held_out = not is_training(f"{folder.name}/{image}")
-            for name in {folder.name, scene}:
+            for name in set_names(folder.name, image):
                 tallies[name].add(found, dice)
-                if held_out:
-                    tallies[f"{name}, held out"].add(found, dice)
     model = args.model or ("dice_det.onnx" if args.one_level else "dice_det_scales.onnx")
     print(f"detector: {model}, {'frame halved only' if args.one_level else 'detect_scales'}")
     head = ("photos", "dice", ">=0.1", ">=0.3", "width ok", "false")

@@ -32,8 +32,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from benchmarks.vision_accuracy import DATASETS, labelled_photos, scene_of
-from training.split import is_training
+from benchmarks.vision_accuracy import labelled_folders, labelled_photos, set_names
 from vision.classify import NO_DIE, UNREADABLE, Verdict, classify, classify_with
 from vision.crops import die_crop, pyramid_of
 from vision.detect import detect_scales
@@ -141,13 +140,11 @@ def main() -> int:
         frames.append(
             (["synthetic"], candidates(tray.frame, detector, look), rendered_labels(tray.dice))
         )
-    for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").exists()):
+    for folder in labelled_folders():
         if args.folders and folder.name not in args.folders:
             continue
         for image, photo, labels in labelled_photos(folder):
-            names = sorted({folder.name, scene_of(folder.name, image)})
-            if not is_training(f"{folder.name}/{image}"):
-                names += [f"{name}, held out" for name in names]
+            names = set_names(folder.name, image)
             frames.append((names, candidates(photo, detector, look), labels))
         print(f"  {folder.name}: read", file=sys.stderr, flush=True)
     print(

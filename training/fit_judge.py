@@ -24,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.vision_accuracy import DATASETS, labelled_photos, scene_of
+from benchmarks.vision_accuracy import labelled_folders, labelled_photos, scene_of
 from training.split import is_training
 from vision.classify import classify
 from vision.crops import pyramid_of
@@ -46,7 +46,7 @@ def gather(path: Path) -> dict[str, np.ndarray]:
     params = ReaderParams()
     rows: list[list[float]] = []
     photos: list[tuple[str, str, bool, int, int, str]] = []
-    for folder in sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file()):
+    for folder in labelled_folders():
         for count, (image, photo, labels) in enumerate(labelled_photos(folder), start=1):
             frame = check_frame(photo)
             pyramid = pyramid_of(frame)
