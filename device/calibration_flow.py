@@ -196,10 +196,10 @@ class CalibrationFlow:
             return
         result = calibrate(self._empty, frame, reading, self._area)
         assert result is not None
-        for check in result.checks:
-            log.info("calibration %s %s: %s", "ok" if check.ok else "FIX", check.name, check.advice)
         self._result, self.asking = result, True
         self.checks = check_lines(result.checks)
+        for line in self.checks:
+            log.info("calibration %s", line)
         self.message = f"measured: {summary(result)}"
 
     def _finish(self, message: str, *, failed: bool) -> None:
