@@ -11,12 +11,13 @@ import warnings
 from dataclasses import replace
 from functools import cache
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from hardware.backends import Closing
 from hardware.display import Display, NullDisplay
 from hardware.errors import DisplayUnavailable, InvalidOption
-from hardware.view import PIP_GRID, Phase, TableView
+from hardware.view import PIP_GRID, Phase, Picture, TableView
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +107,18 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
 
     Top bar (inverted): whose turn and their total, the winner, or MENU. Then the dice as pip glyphs
     with the selected keep underlined and the turn total beside them; the selected keep; the message
-    (or the prompt); at the bottom every player's total.
+    (or the prompt); at the bottom every player's total. While the camera is being calibrated (the
+    view holds its picture or its checks), the calibration's own layout (`_draw_calibrating`).
     """
     current = view.current_player
     winner = view.winner_player
+    calibrating = view.picture is not None or bool(view.checks)
     draw.rectangle((0, 0, width - 1, 11), fill=WHITE)
-    if view.phase is Phase.MENU:
+    if calibrating:
+        to_fix = sum(check.startswith("FIX ") for check in view.checks)
+        left = "CALIBRATE"
+        right = "" if not view.checks else f"{to_fix} to fix" if to_fix else "all ok"
+    elif view.phase is Phase.MENU:
         left, right = "MENU", f"code {view.pair_code}" if view.pair_code else ""
     elif view.phase is Phase.CORRECTING:
         left, right = "CORRECT DICE", f"{(view.cursor or 0) + 1}/{len(view.dice)}"
@@ -127,6 +134,9 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     room = width - 6 - int(_length(right, 11))
     draw.text((2, 6), _fit(left, 11, room), fill=BLACK, font=font(11), anchor="lm")
 
+    if calibrating:
+        _draw_calibrating(draw, view, width)
+        return
     if view.phase is Phase.MENU:
         first = min(max(view.menu_selected - 1, 0), max(len(view.menu) - 4, 0))
         for row, item in enumerate(view.menu[first : first + 4]):
@@ -224,6 +234,56 @@ def _draw_correcting(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> 
     _draw_totals(draw, view, width, 59)
 
 
+CALIBRATING_ROWS = (17, 27, 37)
+"""Where the calibration's message (or what to fix) is drawn: three rows."""
+CALIBRATING_KEYS_ROWS = (49, 59)
+"""Where the calibration's prompt is drawn, a clause on each row, under a line."""
+
+
+def _rows(text: str, count: int, size: int, width: int) -> list[str]:
+    """``text`` wrapped into at most ``count`` rows of ``width`` pixels, ".." marking a cut
+    (each row still to be drawn through `_fit`)."""
+    rows = _wrap(text, size, width)
+    if len(rows) > count:
+        rows = [*rows[: count - 1], rows[count - 1] + " .."]
+    return rows
+
+
+def _to_fix(check: str) -> str:
+    """A check to fix as the OLED says it: its name and what to do, the advice after its last
+    colon ("FIX light: add light above the tray ...")."""
+    name, _, advice = check.partition(": ")
+    return f"{name}: {advice.rsplit(': ', 1)[-1]}"
+
+
+def _draw_calibrating(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> None:
+    """The calibration: in three rows the checks to fix, in the order of ``view.checks`` (each
+    gets a row, the first one the rows left over), else the message; under a line the prompt,
+    a clause (two spaces apart) on each of two rows when each fits, else wrapped."""
+    to_fix = [_to_fix(check) for check in view.checks if check.startswith("FIX ")]
+    rows: list[str] = []
+    for index, check in enumerate(to_fix):
+        room = len(CALIBRATING_ROWS) - len(rows) - (len(to_fix) - index - 1)
+        rows.extend(_rows(check, max(room, 1), 10, width))
+    if not to_fix:
+        rows = _rows(view.message, len(CALIBRATING_ROWS), 10, width)
+    for y, row in zip(CALIBRATING_ROWS, rows, strict=False):
+        draw.text((0, y), _fit(row, 10, width), fill=WHITE, font=font(10), anchor="lm")
+    draw.line((0, 43, width - 1, 43), fill=WHITE)
+    clauses = [part.strip() for part in view.prompt.split("  ") if part.strip()]
+    if len(clauses) != len(CALIBRATING_KEYS_ROWS) or any(
+        _length(clause.translate(_PLAIN), 10) > width for clause in clauses
+    ):
+        clauses = _rows(view.prompt, len(CALIBRATING_KEYS_ROWS), 10, width)
+    for y, clause in zip(CALIBRATING_KEYS_ROWS, clauses, strict=False):
+        draw.text((0, y), _fit(clause, 10, width), fill=WHITE, font=font(10), anchor="lm")
+
+
+_A_PICTURE = Picture(np.zeros((1, 1, 3), np.uint8))
+"""What the OLED keeps of a camera picture: that there is one (the calibration's layout), the
+same object whatever the picture, so a new frame of the live view redraws nothing."""
+
+
 class OledDisplay(Closing):
     """Shows views on a luma device (an SSD1306/SH1106 or luma's ``dummy``).
 
@@ -243,7 +303,7 @@ class OledDisplay(Closing):
         """Draw ``view`` unless it is the one already shown (a camera picture, which the OLED
         does not draw, makes no difference)."""
         if view.picture is not None:
-            view = replace(view, picture=None)
+            view = replace(view, picture=_A_PICTURE)
         if self._is_closed or view == self._last:
             return
         from luma.core.render import canvas

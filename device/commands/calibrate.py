@@ -4,14 +4,18 @@ the table.
 On the configured camera (the same configuration as `run`): look at the empty tray and find the
 throwing area, ask for a test throw (the simulated camera throws by itself; a real camera waits
 until dice lie still in the tray, up to ``--timeout`` seconds), measure the dice and check the
-picture. A screen among the configured displays shows the messages and the camera's live view
-(the area found, the dice read boxed), then the result: the test throw with the area drawn and
-the dice boxed and the checks, one line each ("FIX" ones first), also printed.
+picture. The configured displays, opened as `run` opens them (`open_calibration_displays`), show
+the messages and the camera's live view (the area found, the dice read boxed), then the result:
+the test throw with the area drawn and the dice boxed and the checks, one line each ("FIX" ones
+first), also printed. An OLED draws the same views in its own layout (`hardware.oled`): the step,
+then what to fix, and what the buttons do.
 
 Then the players accept it or not: with a screen or GPIO buttons configured STOP (Enter, y) saves
 it and SELECT (Esc, Backspace, n) discards it, within ``--accept-timeout`` seconds; in a terminal
-with no screen the question is "accept this calibration? [Y/n]". ``--yes`` saves without asking,
-and so do ``--json`` and a run with neither screen, GPIO buttons nor a terminal (scripts).
+with no screen the question is "accept this calibration? [Y/n]" (an OLED shows it with the
+result). In the terminal key by key, an arrow key is no answer: only Esc alone discards.
+``--yes`` saves without asking, and so do ``--json`` and a run with neither screen, GPIO buttons
+nor a terminal (scripts).
 Saved: the result goes into the state directory (`device.calibration`), exit 0. Discarded: the
 previous calibration stays, one line, exit 1. No answer in time, no tray to be seen, no test
 throw: a message and exit 2, nothing saved. ``--json`` prints ``{"roi": [[x, y], ...],
@@ -26,7 +30,8 @@ import logging
 import select
 import sys
 import time
-from collections.abc import Callable
+import warnings
+from collections.abc import Callable, Collection
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -46,13 +51,15 @@ from device.calibration_flow import (
     summary,
 )
 from device.commands.outputs import BadOutput
-from device.config import Config, load_config
+from device.config import Config, DisplayConfig, load_config
 from device.store import state_directory
 from device.wiring import open_configured_buttons, open_configured_camera
 from engine.errors import DicekeeperError
+from hardware.backends import Closing
 from hardware.buttons import Button, Buttons
 from hardware.camera import Camera
-from hardware.display import Display, MultiDisplay, open_display
+from hardware.display import Display, MultiDisplay, NullDisplay, open_display
+from hardware.errors import DisplayUnavailable
 from hardware.keyboard_buttons import KEYMAP, KeyboardButtons
 from hardware.view import Picture, TableView
 from vision.annotate import annotate
@@ -76,6 +83,7 @@ ACCEPT_TIMEOUT = 120.0
 POLL_SECONDS = 0.05
 """How often the buttons are polled while the result waits."""
 KEYBOARD_PROMPT = "Enter: save calibration  Esc: discard it"
+TERMINAL_QUESTION = "accept this calibration? [Y/n]"
 ACCEPT_KEYS = {
     **KEYMAP,
     "return": Button.STOP,
@@ -167,18 +175,18 @@ def handle(args: argparse.Namespace) -> int:
     say: Callable[[str], None] = _to_stderr if args.json else print
     ask_buttons = not (args.yes or args.json) and _has_screen_or_buttons(config)
     with ExitStack() as stack:
-        screens = stack.enter_context(open_calibration_screens(config))
+        displays = _Shown(stack.enter_context(open_calibration_displays(config)))
         buttons, prompt = None, ""
         if ask_buttons:  # opened first: buttons that cannot be used stop it before measuring
             buttons, prompt = open_accept_buttons(config)
             stack.callback(buttons.close)
-        live = _LiveView(screens, say) if screens.displays else None
+        live = _LiveView(displays, say) if displays.displays else None
         if args.yes or args.json:
             answer: Answer = _at_once(say, checks=not args.json)
         elif buttons is not None:
             answer = answer_with_buttons(
                 buttons,
-                screens,
+                displays,
                 prompt=prompt,
                 say=say,
                 timeout=args.accept_timeout,
@@ -186,7 +194,9 @@ def handle(args: argparse.Namespace) -> int:
                 sleep=_sleep,
             )
         elif sys.stdin.isatty():
-            answer = answer_in_terminal(say, timeout=args.accept_timeout, read_line=_read_line)
+            answer = answer_in_terminal(
+                say, timeout=args.accept_timeout, read_line=_read_line, display=displays
+            )
         else:
             answer = _at_once(say, checks=True)
         try:
@@ -287,16 +297,19 @@ def answer_in_terminal(
     *,
     timeout: float = ACCEPT_TIMEOUT,
     read_line: Callable[[float], str | None],
+    display: Display | None = None,
 ) -> Answer:
-    """Print the checks and ask "accept this calibration? [Y/n]"; ``read_line(seconds)`` gives
-    the line typed ("" at the end of the input, which discards) or None when the time ran out,
-    which raises `NoAnswer`."""
+    """Print the checks and ask `TERMINAL_QUESTION` (also shown with the result on ``display``,
+    when given: an OLED); ``read_line(seconds)`` gives the line typed ("" at the end of the
+    input, which discards) or None when the time ran out, which raises `NoAnswer`."""
 
     def answer(outcome: Outcome) -> bool:
+        if display is not None:
+            display.show(result_view(outcome, TERMINAL_QUESTION))
         for check in check_lines(outcome.calibration.checks):
             say(check)
         while True:
-            say("accept this calibration? [Y/n]")
+            say(TERMINAL_QUESTION)
             line = read_line(timeout)
             if line is None:
                 raise NoAnswer(
@@ -352,28 +365,103 @@ def _to_stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def open_calibration_displays(
+    config: Config,
+    *,
+    oled_device: object | None = None,
+    kinds: Collection[str] = ("screen", "oled"),
+) -> MultiDisplay:
+    """The screens and OLEDs among ``config``'s displays (those of ``kinds``), opened as `run`
+    opens them; the terminal display is left out (the command prints its lines itself).
+
+    As in `run`: one that cannot open is left out with a warning while another display serves
+    (a configured terminal counts); when none does, `DisplayUnavailable` says so in one line
+    before anything is measured. ``oled_device`` stands for the OLED (luma's ``dummy``)."""
+    sole = len(config.displays) == 1
+    opened: list[Display] = []
+    failures: list[tuple[str, DicekeeperError]] = []
+    try:
+        for spec in config.displays:
+            if spec.kind not in kinds or spec.kind == "terminal":
+                continue
+            try:
+                display = _open_calibration_display(spec, oled_device, fallback=not sole)
+            except DisplayUnavailable as exc:  # e.g. no HDMI screen: the others still serve
+                failures.append((spec.kind, exc))
+                continue
+            if isinstance(display, NullDisplay):  # no OLED answered (open_oled logged it)
+                failures.append(("", DisplayUnavailable(display.reason)))
+                continue
+            opened.append(display)
+    except BaseException:
+        MultiDisplay(opened).close()
+        raise
+    serving = opened or any(
+        spec.kind == "terminal" or spec.kind not in kinds for spec in config.displays
+    )
+    if failures and not serving:
+        configured = ", ".join(spec.kind for spec in config.displays)
+        raise DisplayUnavailable(f"no display works (configured: {configured}): {failures[0][1]}")
+    for kind, problem in failures:
+        if kind:
+            log.warning("display %r unavailable, carrying on without it: %s", kind, problem)
+    return MultiDisplay(opened)
+
+
 def open_calibration_screens(config: Config) -> MultiDisplay:
-    """The screens among ``config``'s displays (one that cannot open is logged and left out)."""
-    screens: list[Display] = []
-    for spec in config.displays:
-        if spec.kind != "screen":
-            continue
+    """The screens alone among ``config``'s displays (`open_calibration_displays`)."""
+    return open_calibration_displays(config, kinds=("screen",))
+
+
+def _open_calibration_display(
+    spec: DisplayConfig, oled_device: object | None, *, fallback: bool
+) -> Display:
+    """The screen or OLED ``spec`` with `run`'s options; an OLED that does not answer is a
+    `NullDisplay` when ``fallback`` (another display serves), else `DisplayUnavailable`."""
+    if spec.kind == "screen":
+        return open_display(
+            "screen", width=spec.width, height=spec.height, fullscreen=spec.fullscreen
+        )
+    options: dict[str, object] = {
+        "driver": spec.driver,
+        "port": spec.port,
+        "address": spec.address,
+        "rotation": spec.rotation,
+        "fallback": fallback,
+    }
+    if oled_device is not None:
+        options["device"] = oled_device
+    with warnings.catch_warnings():  # a missing OLED is logged once, not also warned
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return open_display("oled", **options)
+
+
+class _Shown(Closing):
+    """The calibration's displays: one that fails while showing (an OLED that stops answering)
+    is logged once and the calibration goes on, as at the table."""
+
+    def __init__(self, displays: MultiDisplay) -> None:
+        self.displays = displays.displays
+        self._displays = displays
+        self._failed = ""
+
+    def show(self, view: TableView) -> None:
         try:
-            screen = open_display(
-                "screen", width=spec.width, height=spec.height, fullscreen=spec.fullscreen
-            )
+            self._displays.show(view)
         except DicekeeperError as exc:
-            log.warning("the screen cannot show the calibration: %s", exc)
-        else:
-            screens.append(screen)
-    return MultiDisplay(screens)
+            if str(exc) != self._failed:
+                self._failed = str(exc)
+                log.warning("a display failed: %s", exc)
+
+    def close(self) -> None:
+        self._displays.close()
 
 
 class _LiveView:
-    """The calibration on the screens: the latest message said and the camera's picture."""
+    """The calibration on the displays: the latest message said and the camera's picture."""
 
-    def __init__(self, screens: Display, say: Callable[[str], None]) -> None:
-        self._screens = screens
+    def __init__(self, displays: Display, say: Callable[[str], None]) -> None:
+        self._displays = displays
         self._say = say
         self._message = ""
         self._picture: Picture | None = None
@@ -388,7 +476,7 @@ class _LiveView:
         self._show()
 
     def _show(self) -> None:
-        self._screens.show(
+        self._displays.show(
             TableView(
                 title="calibrating the camera",
                 prompt="Ctrl+C cancels",

@@ -1,7 +1,7 @@
 """The players accept or discard a calibration before it is saved: `dicekeeper calibrate` with a
-screen (scripted buttons, keyboard keys), with GPIO buttons (MockFactory pins), in a terminal, with
-``--yes`` and on timeout (a fake clock, no sleeping); the menu's "Calibrate camera" with STOP and
-SELECT."""
+screen (scripted buttons, keyboard keys, the terminal's arrow keys), with GPIO buttons (MockFactory
+pins), in a terminal, with ``--yes`` and on timeout (a fake clock, no sleeping); the menu's
+"Calibrate camera" with STOP and SELECT."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ from device.commands import calibrate as command
 from hardware.buttons import Button, Buttons, ScriptedButtons
 from hardware.display import Display, MemoryDisplay
 from hardware.keyboard_buttons import KeyboardButtons
+from hardware.keys import TerminalKeys
 from tests.device.harness import Rig, is_waiting, open_rig
 from tests.device.harness import config as harness_config
+from tests.hardware.test_keys_escape import Typed
 from vision.calibration import Calibration, Check
 
 SCREEN = '[[display]]\nkind = "screen"\nwidth = 640\n'
@@ -233,6 +235,34 @@ def test_the_keyboard_answers_with_enter_and_escape(
     keys.typed = ["return"]
     assert main(["calibrate", "--config", str(config)]) == 0  # Enter: saved
     assert set(_files(tmp_path)) == {CALIBRATION_NAME, EMPTY_TRAY_NAME}
+
+
+@pytest.mark.parametrize(
+    ("typed", "status"),
+    [
+        ((b"\x1b[A", None, b"\r"), 0),  # up arrow, then Enter: saved
+        ((b"\x1b[B\x1b[D", None, b"\x1b", None, None), 1),  # arrows, then Esc: discarded
+        ((b"\x1b", None, b"[C", None, b"y"), 0),  # an arrow split across reads, then y
+        ((b"\x1b", None, None), 1),  # Esc alone: discarded
+    ],
+)
+def test_in_the_terminal_key_by_key_an_arrow_is_no_answer(
+    tmp_path: Path,
+    screen: MemoryDisplay,
+    monkeypatch: pytest.MonkeyPatch,
+    fake_time: FakeTime,
+    typed: tuple[bytes | None, ...],
+    status: int,
+) -> None:
+    terminal = TerminalKeys(source=Typed(*typed))
+    real = KeyboardButtons
+
+    def keyboard(**options: Any) -> KeyboardButtons:
+        return real(key_sources=[terminal], **options)
+
+    monkeypatch.setattr(command, "KeyboardButtons", keyboard)
+    assert main(["calibrate", "--config", str(_config_file(tmp_path))]) == status
+    assert bool(_files(tmp_path)) is (status == 0)
 
 
 @pytest.mark.parametrize(("pin", "status"), [(STOP_PIN, 0), (SELECT_PIN, 1)])
