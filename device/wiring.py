@@ -2,7 +2,9 @@
 
 `open_table(config)` opens every device the configuration names and returns a `Table` (a context
 manager that closes them all). Keyword overrides let tests and the demo inject gpiozero's
-``MockFactory``, luma's ``dummy`` device, a fake clock or extra displays.
+``MockFactory``, luma's ``dummy`` device, a fake clock or extra displays. Commands that need only
+some of the devices open them alike: `open_configured_camera`, `open_configured_buttons` and
+`open_configured_displays` (``calibrate``, which prints its own lines, without the terminal).
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ from vision.types import Frame, Reading
 __all__ = [
     "Table",
     "check_game_config",
+    "open_configured_buttons",
+    "open_configured_camera",
+    "open_configured_displays",
     "open_table",
     "seats_from_config",
     "simulated_renderer",
@@ -216,27 +221,12 @@ def open_table(
         if buttons is None:
             buttons = open_configured_buttons(config, clock, pin_factory)
         stack.callback(buttons.close)
-        displays: list[Display] = []
-        failures: list[tuple[str, DisplayUnavailable]] = []
-        sole = len(config.displays) == 1 and not extra_displays
-        for spec in config.displays:
-            try:
-                display = _open_display(spec, oled_device, fallback=not sole)
-            except DisplayUnavailable as exc:  # e.g. no HDMI screen: the others still serve
-                failures.append((spec.kind, exc))
-                continue
-            stack.callback(display.close)
-            if isinstance(display, NullDisplay):  # no OLED answered (open_oled logged it)
-                failures.append(("", DisplayUnavailable(display.reason)))
-                continue
-            displays.append(display)
-        if failures and not displays and not extra_displays:
-            kinds = ", ".join(spec.kind for spec in config.displays)
-            raise DisplayUnavailable(f"no display works (configured: {kinds}): {failures[0][1]}")
-        for kind, problem in failures:
-            if kind:
-                log.warning("display %r unavailable, carrying on without it: %s", kind, problem)
-        multi = MultiDisplay([*displays, *extra_displays])
+        configured = stack.enter_context(
+            open_configured_displays(
+                config, oled_device=oled_device, others_serve=bool(extra_displays)
+            )
+        )
+        multi = MultiDisplay([*configured.displays, *extra_displays])
         session = Session.resume(store) or Session.new(
             store, rules, seats_from_config(config.game.players)
         )
@@ -352,6 +342,51 @@ def open_configured_buttons(
             pin_factory=pin_factory,
         )
     return open_buttons("keyboard", clock=clock)
+
+
+def open_configured_displays(
+    config: Config,
+    *,
+    oled_device: object | None = None,
+    terminal: bool = True,
+    others_serve: bool = False,
+) -> MultiDisplay:
+    """The displays ``config`` names, opened as one `MultiDisplay` (`run`'s rules).
+
+    One that cannot open (no HDMI screen, no OLED answering) is left out with a warning while
+    another display serves; when none does, `DisplayUnavailable` says so in one line. An OLED
+    configured beside other displays tolerates I/O errors (`open_oled`'s ``fallback``), a sole
+    OLED does not. ``terminal=False`` leaves the terminal display out (a command that prints its
+    own lines), though a configured terminal still counts as serving; ``others_serve`` says the
+    caller shows more displays of its own beside these. ``oled_device`` stands for the OLED
+    (luma's ``dummy``)."""
+    sole = len(config.displays) == 1 and not others_serve
+    opened: list[Display] = []
+    failures: list[tuple[str, DisplayUnavailable]] = []
+    try:
+        for spec in config.displays:
+            if spec.kind == "terminal" and not terminal:
+                continue
+            try:
+                display = _open_display(spec, oled_device, fallback=not sole)
+            except DisplayUnavailable as exc:  # e.g. no HDMI screen: the others still serve
+                failures.append((spec.kind, exc))
+                continue
+            if isinstance(display, NullDisplay):  # no OLED answered (open_oled logged it)
+                failures.append(("", DisplayUnavailable(display.reason)))
+                continue
+            opened.append(display)
+    except BaseException:
+        MultiDisplay(opened).close()
+        raise
+    terminal_left_out = not terminal and any(spec.kind == "terminal" for spec in config.displays)
+    if failures and not (opened or others_serve or terminal_left_out):
+        kinds = ", ".join(spec.kind for spec in config.displays)
+        raise DisplayUnavailable(f"no display works (configured: {kinds}): {failures[0][1]}")
+    for kind, problem in failures:
+        if kind:
+            log.warning("display %r unavailable, carrying on without it: %s", kind, problem)
+    return MultiDisplay(opened)
 
 
 def _open_display(spec: DisplayConfig, oled_device: object | None, *, fallback: bool) -> Display:

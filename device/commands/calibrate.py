@@ -30,8 +30,7 @@ import logging
 import select
 import sys
 import time
-import warnings
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,15 +50,18 @@ from device.calibration_flow import (
     summary,
 )
 from device.commands.outputs import BadOutput
-from device.config import Config, DisplayConfig, load_config
+from device.config import Config, load_config
 from device.store import state_directory
-from device.wiring import open_configured_buttons, open_configured_camera
+from device.wiring import (
+    open_configured_buttons,
+    open_configured_camera,
+    open_configured_displays,
+)
 from engine.errors import DicekeeperError
 from hardware.backends import Closing
 from hardware.buttons import Button, Buttons
 from hardware.camera import Camera
-from hardware.display import Display, MultiDisplay, NullDisplay, open_display
-from hardware.errors import DisplayUnavailable
+from hardware.display import Display, MultiDisplay
 from hardware.keyboard_buttons import KEYMAP, KeyboardButtons
 from hardware.view import Picture, TableView
 from vision.annotate import annotate
@@ -175,7 +177,7 @@ def handle(args: argparse.Namespace) -> int:
     say: Callable[[str], None] = _to_stderr if args.json else print
     ask_buttons = not (args.yes or args.json) and _has_screen_or_buttons(config)
     with ExitStack() as stack:
-        displays = _Shown(stack.enter_context(open_calibration_displays(config)))
+        displays = stack.enter_context(open_calibration_displays(config))
         buttons, prompt = None, ""
         if ask_buttons:  # opened first: buttons that cannot be used stop it before measuring
             buttons, prompt = open_accept_buttons(config)
@@ -366,77 +368,19 @@ def _to_stderr(message: str) -> None:
 
 
 def open_calibration_displays(
-    config: Config,
-    *,
-    oled_device: object | None = None,
-    kinds: Collection[str] = ("screen", "oled"),
-) -> MultiDisplay:
-    """The screens and OLEDs among ``config``'s displays (those of ``kinds``), opened as `run`
-    opens them; the terminal display is left out (the command prints its lines itself).
-
-    As in `run`: one that cannot open is left out with a warning while another display serves
-    (a configured terminal counts); when none does, `DisplayUnavailable` says so in one line
-    before anything is measured. ``oled_device`` stands for the OLED (luma's ``dummy``)."""
-    sole = len(config.displays) == 1
-    opened: list[Display] = []
-    failures: list[tuple[str, DicekeeperError]] = []
-    try:
-        for spec in config.displays:
-            if spec.kind not in kinds or spec.kind == "terminal":
-                continue
-            try:
-                display = _open_calibration_display(spec, oled_device, fallback=not sole)
-            except DisplayUnavailable as exc:  # e.g. no HDMI screen: the others still serve
-                failures.append((spec.kind, exc))
-                continue
-            if isinstance(display, NullDisplay):  # no OLED answered (open_oled logged it)
-                failures.append(("", DisplayUnavailable(display.reason)))
-                continue
-            opened.append(display)
-    except BaseException:
-        MultiDisplay(opened).close()
-        raise
-    serving = opened or any(
-        spec.kind == "terminal" or spec.kind not in kinds for spec in config.displays
+    config: Config, *, oled_device: object | None = None
+) -> CalibrationDisplays:
+    """The screens and OLEDs of ``config``, opened as `run` opens them
+    (`open_configured_displays`: one that cannot open is left out with a warning while another
+    display serves, else `DisplayUnavailable` before anything is measured); the terminal display
+    is left out, the command prints its lines itself. ``oled_device`` stands for the OLED (luma's
+    ``dummy``)."""
+    return CalibrationDisplays(
+        open_configured_displays(config, oled_device=oled_device, terminal=False)
     )
-    if failures and not serving:
-        configured = ", ".join(spec.kind for spec in config.displays)
-        raise DisplayUnavailable(f"no display works (configured: {configured}): {failures[0][1]}")
-    for kind, problem in failures:
-        if kind:
-            log.warning("display %r unavailable, carrying on without it: %s", kind, problem)
-    return MultiDisplay(opened)
 
 
-def open_calibration_screens(config: Config) -> MultiDisplay:
-    """The screens alone among ``config``'s displays (`open_calibration_displays`)."""
-    return open_calibration_displays(config, kinds=("screen",))
-
-
-def _open_calibration_display(
-    spec: DisplayConfig, oled_device: object | None, *, fallback: bool
-) -> Display:
-    """The screen or OLED ``spec`` with `run`'s options; an OLED that does not answer is a
-    `NullDisplay` when ``fallback`` (another display serves), else `DisplayUnavailable`."""
-    if spec.kind == "screen":
-        return open_display(
-            "screen", width=spec.width, height=spec.height, fullscreen=spec.fullscreen
-        )
-    options: dict[str, object] = {
-        "driver": spec.driver,
-        "port": spec.port,
-        "address": spec.address,
-        "rotation": spec.rotation,
-        "fallback": fallback,
-    }
-    if oled_device is not None:
-        options["device"] = oled_device
-    with warnings.catch_warnings():  # a missing OLED is logged once, not also warned
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return open_display("oled", **options)
-
-
-class _Shown(Closing):
+class CalibrationDisplays(Closing):
     """The calibration's displays: one that fails while showing (an OLED that stops answering)
     is logged once and the calibration goes on, as at the table."""
 
