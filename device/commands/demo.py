@@ -22,8 +22,9 @@ from pathlib import Path
 
 from device.calibration_flow import ACCEPT_PROMPT
 from device.commands.calibrate import (
+    CalibrationDisplays,
     answer_with_buttons,
-    open_calibration_screens,
+    open_calibration_displays,
     run_calibration,
 )
 from device.commands.outputs import output_directory
@@ -34,7 +35,7 @@ from device.wiring import Table, open_table, simulated_renderer, simulated_style
 from engine.events import Corrected, Event, Thrown
 from hardware.backends import Closing
 from hardware.buttons import Button, ScriptedButtons
-from hardware.display import MultiDisplay
+from hardware.display import Display, MultiDisplay
 from hardware.screen import ScreenDisplay
 from hardware.view import TableView
 from vision.types import Frame
@@ -72,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--screenshots",
         metavar="DIR",
         type=Path,
-        help="save PNGs of the screen and the OLED after every turn and at the end",
+        help="save PNGs of the screen and the OLED after every turn and at the end "
+        "(with --calibrate, of the calibration's result first)",
     )
     parser.add_argument(
         "--fast", action="store_true", help="do not wait between steps (as fast as it reads)"
@@ -259,7 +261,7 @@ def handle(args: argparse.Namespace) -> int:
             environ={},
         )
         if args.calibrate:
-            _calibrate(config, real, args.screenshots)
+            _calibrate(config, real, oled, args.screenshots)
         buttons = ScriptedButtons(clock=clock)
         people = _Players(recorder, buttons, correct=args.correct)
         with open_table(
@@ -290,19 +292,21 @@ def handle(args: argparse.Namespace) -> int:
 
 
 class _Calibrator(Closing):
-    """The person calibrating, as a display: once the screen shows the result to accept, they
-    look at it for ``look_seconds`` and press STOP (a screenshot of the result taken first)."""
+    """The person calibrating, as a display: once the displays show the result to accept, they
+    look at it for ``look_seconds`` and press STOP (screenshots of the result taken first:
+    calibration-screen.png, calibration-oled.png)."""
 
     def __init__(
         self,
         buttons: ScriptedButtons,
         clock: Callable[[], float],
         look_seconds: float,
-        screens: MultiDisplay,
+        displays: CalibrationDisplays,
+        oled: object,
         shots: Path | None,
     ) -> None:
         self.buttons, self.clock, self.look_seconds = buttons, clock, look_seconds
-        self.screens, self.shots = screens, shots
+        self.displays, self.oled, self.shots = displays, oled, shots
         self.pressed = False
         self._seen: float | None = None
 
@@ -312,23 +316,22 @@ class _Calibrator(Closing):
         if self._seen is None:
             self._seen = self.clock()
             if self.shots is not None:
-                for screen in self.screens.displays:
-                    if isinstance(screen, ScreenDisplay):
-                        screen.save(self.shots / "calibration-screen.png")
+                _screenshots(self.displays.displays, self.oled, self.shots, "calibration")
         if self.clock() - self._seen >= self.look_seconds:
             self.buttons.press(Button.STOP)
             self.pressed = True
 
 
-def _calibrate(config: Config, real: bool, shots: Path | None) -> None:
-    """Calibrate on the simulated camera into the demo's state directory, the result accepted
-    with STOP as a person would; one line of result."""
+def _calibrate(config: Config, real: bool, oled: object, shots: Path | None) -> None:
+    """Calibrate on the simulated camera into the demo's state directory, on the displays
+    `dicekeeper calibrate` opens (the OLED being ``oled``, luma's dummy, when given), the result
+    accepted with STOP as a person would; one line of result."""
     buttons = ScriptedButtons()
-    with open_calibration_screens(config) as screens:
-        person = _Calibrator(buttons, time.monotonic, 2.0 if real else 0.0, screens, shots)
+    with open_calibration_displays(config, oled_device=oled) as displays:
+        person = _Calibrator(buttons, time.monotonic, 2.0 if real else 0.0, displays, oled, shots)
         answer = answer_with_buttons(
             buttons,
-            MultiDisplay([*screens.displays, person]),
+            MultiDisplay([displays, person]),
             say=lambda message: None,
             sleep=time.sleep if real else (lambda seconds: None),
         )
@@ -368,14 +371,14 @@ def _play(
         state = controller.state
         if shots is not None and state.last_turn != last_turn:
             turns += 1
-            _screenshots(table, oled, shots, f"turn-{turns:03d}")
+            _screenshots(table.display.displays, oled, shots, f"turn-{turns:03d}")
         last_turn = state.last_turn
         if controller.session.is_over:
             controller.step(now + period)  # the players may still correct the last throw
             if not controller.session.is_over:
                 continue
             if shots is not None:
-                _screenshots(table, oled, shots, "final")
+                _screenshots(table.display.displays, oled, shots, "final")
             if real:
                 time.sleep(3)
             return
@@ -392,8 +395,10 @@ def _keep_photos(table: Table, out: Path) -> tuple[int, int]:
     return export_photos(keeper.ring, out)
 
 
-def _screenshots(table: Table, oled: object, shots: Path, name: str) -> None:
-    for display in table.display.displays:
+def _screenshots(displays: Sequence[Display], oled: object, shots: Path, name: str) -> None:
+    """Save what the screens among ``displays`` and the ``oled`` (luma's dummy) show now as
+    ``NAME-screen.png`` and ``NAME-oled.png`` in ``shots``."""
+    for display in displays:
         if isinstance(display, ScreenDisplay):
             display.save(shots / f"{name}-screen.png")
     image = getattr(oled, "image", None)

@@ -21,6 +21,7 @@ from device.cli import main
 from device.commands import calibrate as command
 from hardware.oled import _length, render_oled
 from hardware.view import Picture, TableView
+from tests.device import test_calibration_accept as accept
 from tests.device.test_calibration_accept import FakeTime
 from tests.hardware.test_correction_screens import shots
 from vision.calibration import Calibration
@@ -249,3 +250,25 @@ def test_an_oled_that_stops_answering_is_one_warning_and_the_calibration_goes_on
     warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert sum("the OLED stopped answering" in message for message in warned) == 1
     assert (tmp_path / "state" / CALIBRATION_NAME).exists()
+
+
+def test_the_demo_calibrates_on_the_oled_and_saves_its_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The demo's run with --calibrate --screenshots, accepted with STOP (the screen's PNG checked
+    # there), then the OLED's PNG beside it.
+    accept.test_the_demo_accepts_with_stop_and_keeps_the_result_screen(
+        tmp_path, monkeypatch, capsys
+    )
+    shots_folder = tmp_path / "shots"
+    saved = Image.open(shots_folder / "calibration-oled.png")
+    assert saved.size == (512, 256)  # named and sized as the demo's other OLED screenshots
+    assert saved.size == Image.open(shots_folder / "final-oled.png").size
+    shown = saved.resize((128, 64), Image.Resampling.NEAREST).point(lambda v: 255 * (v > 127))
+    # The result as `dicekeeper calibrate` draws it on the OLED: the step and what STOP and
+    # SELECT do, a clause on each of the prompt's rows.
+    asking = Image.new("1", (128, 64))
+    render_oled(TableView(prompt=ACCEPT_PROMPT, checks=("ok a: b",)), ImageDraw.Draw(asking))
+    rows = shown.convert("1").crop(PROMPT_ROWS).tobytes()
+    assert rows == asking.crop(PROMPT_ROWS).tobytes()
+    assert shown.crop((0, 0, 128, 44)).getbbox() is not None
