@@ -14,6 +14,7 @@ import numpy as np
 import pygame
 import pytest
 
+from device import wiring
 from device.calibration import CALIBRATION_NAME, EMPTY_TRAY_NAME, save_calibration
 from device.calibration_flow import ACCEPT_PROMPT
 from device.cli import main
@@ -90,7 +91,7 @@ def screen(monkeypatch: pytest.MonkeyPatch) -> MemoryDisplay:
         assert name == "screen"
         return shown
 
-    monkeypatch.setattr(command, "open_display", open_display)
+    monkeypatch.setattr(wiring, "open_display", open_display)
     return shown
 
 

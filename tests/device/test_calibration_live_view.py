@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from device import wiring
 from device.calibration_flow import EMPTY_FRAMES, CalibrationFlow
 from device.cli import main
 from device.commands import calibrate as command
@@ -91,7 +92,7 @@ def test_the_command_shows_the_live_view_on_a_configured_screen(
         opened.append((name, options))
         return screen
 
-    monkeypatch.setattr(command, "open_display", open_display)
+    monkeypatch.setattr(wiring, "open_display", open_display)
     buttons = ScriptedButtons(clock=lambda: 0.0)
     buttons.press(Button.STOP)  # the result accepted as soon as it is shown
     monkeypatch.setattr(command, "open_accept_buttons", lambda config: (buttons, "STOP: save"))
@@ -114,7 +115,7 @@ def test_without_a_screen_the_command_only_prints(
     def open_display(name: str, /, **options: object) -> Display:
         raise AssertionError(f"no screen is configured, but {name!r} was opened")
 
-    monkeypatch.setattr(command, "open_display", open_display)
+    monkeypatch.setattr(wiring, "open_display", open_display)
     config = _config_file(tmp_path, '[[display]]\nkind = "terminal"\n')
     assert main(["calibrate", "--config", str(config)]) == 0
 
