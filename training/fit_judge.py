@@ -1,157 +1,290 @@
-"""Fit the judge's model (`vision/judge.json`) on the dice the reader finds in the training part of
-the labelled photos, choose its threshold there, and print how it does on the held-out part.
+"""Fit the judge's models (`vision/judge.json`) on the dice the reader finds in the training part of
+the labelled photos and in rendered trays, choose the value threshold there, and print how the
+judge does on the held-out part beside the reader without it.
 
 Usage: .venv/bin/python training/fit_judge.py [--out vision/judge.json] [--silent 0.01]
-           [--evidence F.npz]
+           [--network vision/judge_cnn.onnx] [--synthetic 600] [--evidence F.pkl]
 
-Each photo of every folder in ../shared/datasets is read by the stages before the judge
-(`vision.reader.candidate_faces`); each die read with a value and matched to a label (by centre,
-`vision.evaluation.matched`) gives the judge's evidence (`vision.judge.evidence`) and whether its
-value is the label's. A logistic model is fitted to the training photos' dice (numpy, gradient
-descent with a little weight decay). Its threshold (``least``) is the lowest at which, in every
-kind of scene (`benchmarks/vision_accuracy.scene_of`), at most ``--silent`` of the training
-photos would be misread silently (the right count, every die valued, a value wrong). The
-evidence is kept in ``--evidence`` (read again when it exists) so that refitting takes seconds.
+Each photo of every folder in ../shared/datasets, and ``--synthetic`` rendered trays, are read by
+the stages before the judge (`vision.reader.candidate_faces`, on the working copy as the reader
+reads it) and the judge's classifier network looks at every face found (`vision.judge.looks_at`).
+A face is a die when it lies on a labelled die (within 0.4 of the wider's width of its centre, and
+between 0.4 and 2.5 times its width); a value is right when it is that die's. The die model is
+fitted to every face of the training photos, the value model to each value in question of the
+faces on a die, each folder weighing the same (numpy, Newton's method with a little weight decay).
+The value threshold is the lowest at which, in every kind of scene (`scene_of`) and the rendered
+trays, at most ``--silent`` of the training photos are misread silently (the right count, every
+die valued, a value wrong), counted by original photo (the augmented copies of one are one throw;
+at most one in a scene of fewer than 1 / ``--silent`` originals). The faces and looks are kept
+in ``--evidence`` (read again when it exists), so that refitting takes seconds; gathering them
+takes about 6 minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import pickle
+import random
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
-from benchmarks.vision_accuracy import labelled_folders, labelled_photos, scene_of
-from training.split import is_training
-from vision.classify import classify
+from benchmarks.vision_accuracy import labelled_folders, labelled_photos, set_names
+from training.split import original_photo
+from vision.classify import classify_with
 from vision.crops import pyramid_of
-from vision.evaluation import matched
-from vision.judge import FEATURES, Model, evidence, looks_at
+from vision.evaluation import LabelledDie, Score, rendered_labels, score_image
+from vision.face import Face
+from vision.judge import (
+    DIE_FEATURES,
+    VALUE_FEATURES,
+    Logistic,
+    Looks,
+    Model,
+    context_of,
+    decide,
+    die_evidence,
+    looks_at,
+    value_evidence,
+    values_in_question,
+)
+from vision.network import read_onnx
 from vision.params import ReaderParams
-from vision.reader import candidate_faces, die_reading
-from vision.types import Reading
+from vision.reader import candidate_faces, die_reading, scaled, working_copy
+from vision.render import render_tray
+from vision.types import Frame, Reading
 from vision.validate import check_frame
 
 ROOT = Path(__file__).resolve().parent.parent
+THRESHOLDS = np.round(np.arange(0.5, 0.996, 0.005), 3)
+SYNTHETIC_SEEDS = 50_000
+"""The rendered trays' seeds (apart from the benchmarks')."""
+REACH, NARROWEST, WIDEST = 0.4, 0.4, 2.5
+"""A face is on a labelled die within REACH of the wider's width of its centre, and between
+NARROWEST and WIDEST times the label's width wide."""
 
-THRESHOLDS = np.round(np.arange(0.0, 0.991, 0.01), 2)
+
+@dataclass(frozen=True, slots=True)
+class Photo:
+    """One frame as the stages before the judge read it: the sets it counts in, the original
+    photo it is a copy of (`training.split.original_photo`), whether it is training, the faces
+    (on the working copy, whose size is the frame's times ``factor``), the judge's looks at
+    each, and the labelled dice."""
+
+    names: tuple[str, ...]
+    original: str
+    training: bool
+    factor: float
+    faces: tuple[Face, ...]
+    looks: tuple[Looks, ...]
+    labels: tuple[LabelledDie, ...]
+
+    @property
+    def group(self) -> str:
+        """The folder (or "synthetic") the frame comes from."""
+        return self.names[0]
+
+    @property
+    def scene(self) -> str:
+        """The kind of scene the frame shows (`scene_of`; "synthetic" for a rendered tray)."""
+        kinds = [name for name in self.names if not name.endswith("held out")]
+        return kinds[-1]
 
 
-def gather(path: Path) -> dict[str, np.ndarray]:
-    """The judge's evidence on every die read with a value in every labelled photo, with the
-    photo it lies in; and each photo's labelled values, dice read and dice left unread."""
-    params = ReaderParams()
-    rows: list[list[float]] = []
-    photos: list[tuple[str, str, bool, int, int, str]] = []
+def read_before_judge(frame: Frame, network: cv2.dnn.Net) -> tuple[float, list[Face], list[Looks]]:
+    """The working copy's factor, the faces the stages before the judge find, and the looks."""
+    working, factor = working_copy(check_frame(frame))
+    pyramid = pyramid_of(working)
+    faces = candidate_faces(working, pyramid, ReaderParams())
+    return factor, faces, looks_at(pyramid, faces, lambda crops: classify_with(network, crops))
+
+
+def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
+    """Every labelled photo and ``synthetic`` rendered trays (every other one held out), read."""
+    photos = []
+    rng = random.Random(SYNTHETIC_SEEDS)
+    for n in range(synthetic):
+        values = [rng.randint(1, 6) for _ in range(rng.randint(1, 8))]
+        tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
+        factor, faces, looks = read_before_judge(tray.frame, network)
+        names = ("synthetic",) if n % 2 == 0 else ("synthetic", "synthetic, held out")
+        labels = tuple(rendered_labels(tray.dice))
+        original = f"synthetic/{n}"
+        photos.append(
+            Photo(names, original, n % 2 == 0, factor, tuple(faces), tuple(looks), labels)
+        )
+    print(f"  synthetic: {synthetic} trays", file=sys.stderr, flush=True)
     for folder in labelled_folders():
         for count, (image, photo, labels) in enumerate(labelled_photos(folder), start=1):
-            frame = check_frame(photo)
-            pyramid = pyramid_of(frame)
-            faces = candidate_faces(frame, pyramid, params)
-            height, width = frame.shape[:2]
-            dice = tuple(die_reading(face, width, height, params) for face in faces)
-            found = matched(Reading(dice), labels)
-            index = len(photos)
-            valued = [(i, f) for i, f in enumerate(faces) if f.value is not None]
-            looks = looks_at(pyramid, [f for _, f in valued], classify)
-            for (i, face), verdicts in zip(valued, looks, strict=True):
-                label = labels[found[i]].value if i in found else None
-                assert face.value is not None
-                right = float(label == face.value)
-                rows.append([index, right, label or 0, *evidence(face, face.value, verdicts)])
-            values = "".join(str(d.value or 0) for d in labels)
-            name = f"{folder.name}/{image}"
+            factor, faces, looks = read_before_judge(photo, network)
+            names = tuple(set_names(folder.name, image))
+            training = not any(name.endswith("held out") for name in names)
+            original = original_photo(f"{folder.name}/{image}")
             photos.append(
-                (name, scene_of(folder.name, image), is_training(name), len(faces),
-                 len(faces) - len(valued), values)
-            )  # fmt: skip
-            if count % 100 == 0:
+                Photo(names, original, training, factor, tuple(faces), tuple(looks), tuple(labels))
+            )
+            if count % 200 == 0:
                 print(f"  {folder.name}: {count} photos", file=sys.stderr, flush=True)
-    data = {"rows": np.asarray(rows, dtype=np.float64), "photos": np.asarray(photos, dtype=object)}
-    np.savez(path, **data)
-    return data
+    return photos
 
 
-def fit(x: np.ndarray, y: np.ndarray, steps: int = 4000, decay: float = 1e-3) -> Model:
-    """A logistic model of ``y`` (1: right) on the evidence ``x``, threshold 0."""
-    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-9
-    z = (x - mean) / scale
-    weights, bias = np.zeros(z.shape[1]), 0.0
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-(z @ weights + bias)))
-        weights -= 0.5 * (z.T @ (p - y) / len(y) + decay * weights)
-        bias -= 0.5 * float(np.mean(p - y))
-    return Model(tuple(mean), tuple(scale), tuple(weights), bias, 0.0)
+def label_of(face: Face, factor: float, labels: Sequence[LabelledDie]) -> LabelledDie | None:
+    """The labelled die a face (on the working copy) lies on, if any (module docstring)."""
+    x, y, width = face.x / factor, face.y / factor, face.width / factor
+    best: tuple[float, LabelledDie] | None = None
+    for label in labels:
+        side = max(label.x_max - label.x_min, label.y_max - label.y_min, 1)
+        distance = math.hypot(x - label.center[0], y - label.center[1])
+        if (
+            distance <= REACH * max(side, width)
+            and NARROWEST * side <= width <= WIDEST * side
+            and (best is None or distance < best[0])
+        ):
+            best = (distance, label)
+    return best[1] if best else None
 
 
-def throws(
-    data: dict[str, np.ndarray], chances: np.ndarray, least: float, training: bool
-) -> dict[str, list[int]]:
-    """By kind of scene, over the photos of one part: photos, read exactly, misread silently,
-    with a die not read, were the values whose chance is under ``least`` not given."""
-    rows, photos = data["rows"], data["photos"]
-    given: dict[int, list[int]] = defaultdict(list)
-    for row, chance in zip(rows, chances, strict=True):
-        if chance >= least:
-            given[int(row[0])].append(int(row[2]) if row[1] else -1)
-    out: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for index, (_, scene, is_train, read, _, values) in enumerate(photos):
-        if bool(is_train) != training:
+def evidence(photos: Sequence[Photo]) -> dict[str, npt.NDArray[np.float64]]:
+    """The training photos' evidence: die rows (features, is a die, weight) and value rows
+    (features, right, weight), each folder weighing the same."""
+    counts: dict[str, int] = defaultdict(int)
+    for photo in photos:
+        if photo.training:
+            counts[photo.group] += len(photo.faces)
+    die_x, die_y, die_w, value_x, value_y, value_w = [], [], [], [], [], []
+    for photo in photos:
+        if not photo.training:
             continue
-        labelled = sorted(int(c) for c in values)
-        values_given = given.get(index, [])
-        unread = read - len(values_given)
-        exact = unread == 0 and sorted(values_given) == labelled
-        silent = not exact and unread == 0 and read == len(labelled)
-        counts = out[scene]
-        counts[0] += 1
-        counts[1] += exact
-        counts[2] += silent
-        counts[3] += unread > 0
+        weight = sum(counts.values()) / len(counts) / counts[photo.group]
+        context = context_of(photo.faces, photo.looks)
+        for index, (face, look) in enumerate(zip(photo.faces, photo.looks, strict=True)):
+            label = label_of(face, photo.factor, photo.labels)
+            die_x.append(die_evidence(index, photo.faces, photo.looks, context))
+            die_y.append(float(label is not None))
+            die_w.append(weight)
+            if label is None or label.value is None:
+                continue
+            for value in values_in_question(face, look):
+                value_x.append(value_evidence(face, look, value, context))
+                value_y.append(float(value == label.value))
+                value_w.append(weight)
+    return {
+        name: np.asarray(rows, dtype=np.float64)
+        for name, rows in (
+            ("die_x", die_x), ("die_y", die_y), ("die_w", die_w),
+            ("value_x", value_x), ("value_y", value_y), ("value_w", value_w),
+        )
+    }  # fmt: skip
+
+
+def fit(
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.float64],
+    decay: float = 1e-2,
+) -> Logistic:
+    """A logistic model of ``y`` on ``x`` (rows weighed by ``weight``), by Newton's method."""
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    penalty = decay * np.eye(len(w))
+    penalty[-1, -1] = 0.0
+    for _ in range(30):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
+        gradient = z.T @ (weight * (p - y)) + penalty @ w
+        hessian = (z * (weight * p * (1 - p))[:, None]).T @ z + penalty + 1e-9 * np.eye(len(w))
+        w -= np.linalg.solve(hessian, gradient)
+    return Logistic(tuple(mean), tuple(scale), tuple(w[:-1]), float(w[-1]))
+
+
+def scores(photos: Sequence[Photo], model: Model | None) -> dict[str, Score]:
+    """The figures of every set, the dice as the judge decides them (None: without the judge)."""
+    params = ReaderParams()
+    out: dict[str, Score] = defaultdict(Score)
+    for photo in photos:
+        faces = decide(photo.faces, photo.looks, model) if model else list(photo.faces)
+        unbounded = 10**6  # boxes are not clipped to the frame: the scoring is by centre
+        dice = [
+            die_reading(scaled(face, 1.0 / photo.factor), unbounded, unbounded, params)
+            for face in faces
+        ]
+        score = score_image(Reading(tuple(dice)), photo.labels)
+        for name in photo.names:
+            out[name] += score
     return out
+
+
+def misread_silently(photos: Sequence[Photo], model: Model) -> dict[str, tuple[float, float]]:
+    """By kind of scene: the original photos (each copy of one weighing 1 / its copies) and how
+    many of them are misread silently with the dice as ``model`` decides them."""
+    copies: dict[str, int] = defaultdict(int)
+    for photo in photos:
+        copies[photo.original] += 1
+    out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for photo in photos:
+        score = scores([photo], model)[photo.names[0]]
+        out[photo.scene][0] += 1.0 / copies[photo.original]
+        out[photo.scene][1] += score.silent / copies[photo.original]
+    return {name: (n, silent) for name, (n, silent) in out.items()}
+
+
+def least_value(photos: Sequence[Photo], die: Logistic, value: Logistic, least_die: float,
+                silent: float) -> float:  # fmt: skip
+    """The lowest value threshold at which, in every kind of scene, at most ``silent`` of the
+    training photos are misread silently (at most one, in a scene of fewer than 1 / ``silent``),
+    counted by original photo: the augmented copies of one photo are one throw, not several."""
+    training = [p for p in photos if p.training]
+    for threshold in THRESHOLDS:
+        by_set = misread_silently(training, Model(die, value, least_die, float(threshold)))
+        if all(bad <= max(1.0, silent * n) + 1e-9 for n, bad in by_set.values()):
+            return float(threshold)
+    return float(THRESHOLDS[-1])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "vision" / "judge.json")
+    parser.add_argument("--network", type=Path, default=ROOT / "vision" / "judge_cnn.onnx")
     parser.add_argument("--silent", type=float, default=0.01)
-    parser.add_argument("--evidence", type=Path, default=Path("/tmp/judge-evidence.npz"))
+    parser.add_argument("--least-die", type=float, default=0.5)
+    parser.add_argument("--least-value", type=float, help="the value threshold, not chosen")
+    parser.add_argument("--synthetic", type=int, default=600)
+    parser.add_argument("--evidence", type=Path, default=Path("/tmp/judge-evidence.pkl"))
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.evidence.is_file():
-        data = dict(np.load(args.evidence, allow_pickle=True))
+        with args.evidence.open("rb") as file:
+            photos = pickle.load(file)
     else:
-        data = gather(args.evidence)
-    rows, photos = data["rows"], data["photos"]
-    training = np.array([bool(p[2]) for p in photos])[rows[:, 0].astype(int)]
-    labelled = rows[:, 2] > 0  # a die matched to no label is no die: the judge is on values
-    x, y = rows[:, 3:], rows[:, 1]
-    model = fit(x[training & labelled], y[training & labelled])
-    chances = np.array([model.chance_right(e) for e in x])
-    least = next(
-        (
-            float(t)
-            for t in THRESHOLDS
-            if all(s <= args.silent * n for n, _, s, _ in throws(data, chances, t, True).values())
-        ),
-        float(THRESHOLDS[-1]),
-    )
-    model = Model(model.mean, model.scale, model.weights, model.bias, least)
+        photos = gather(read_onnx(str(args.network)), args.synthetic)
+        with args.evidence.open("wb") as file:
+            pickle.dump(photos, file)
+    rows = evidence(photos)
+    die = fit(rows["die_x"], rows["die_y"], rows["die_w"])
+    value = fit(rows["value_x"], rows["value_y"], rows["value_w"])
+    least = args.least_value or least_value(photos, die, value, args.least_die, args.silent)
+    model = Model(die, value, args.least_die, least)
     args.out.write_text(model.to_json(), encoding="utf-8")
-    print(f"{len(FEATURES)} features, weights {np.round(model.weights, 3).tolist()}")
-    print(f"threshold {least:.2f} -> {args.out}")
-    for part, is_train in (("training", True), ("held out", False)):
-        for name, least_shown in (("no judge", 0.0), ("judged", least)):
-            for scene, (n, exact, silent, unread) in sorted(
-                throws(data, chances, least_shown, is_train).items()
-            ):
-                print(
-                    f"  {part:8s} {name:8s} {scene:45s} photos {n:4d}  exact {exact / n:.3f}  "
-                    f"silent {silent / n:.3f}  with a die not read {unread / n:.3f}"
-                )
+    print(f"{len(DIE_FEATURES)} + {len(VALUE_FEATURES)} features; value threshold {least}")
+    print(f"-> {args.out}")
+    before, after = scores(photos, None), scores(photos, model)
+    print(f"  {'set':<52} {'without the judge':>36}   {'judged':>36}")
+    columns = "recall  prec.  exact silent  None"
+    print(f"  {'':<52} {columns:>36}   {columns:>36}")
+    for name in sorted(after):
+        row = []
+        for s in (before[name], after[name]):
+            none = s.unread / max(s.reported, 1)
+            row.append(f"{s.recall:6.3f} {s.precision:6.3f} {s.throw_accuracy:6.3f} "
+                       f"{s.silent_misreads:6.3f} {none:5.3f}")  # fmt: skip
+        print(f"  {name:<52} {row[0]:>36}   {row[1]:>36}")
     return 0
 
 

@@ -119,7 +119,7 @@ class ReaderParams:
     # first ``classifier_turns`` looks, unless all of them together say so more surely.
     use_classifier: bool = True
     # The judge (`vision.judge`) gives each die's value only when it is likely right, else None.
-    use_judge: bool = False
+    use_judge: bool = True
     classifier_confidence: float = 0.3
     classifier_certainty: float = 0.7
     reject_probability: float = 0.4

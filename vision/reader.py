@@ -25,11 +25,10 @@ import numpy as np
 
 from vision.annotate import annotate
 from vision.calibration import differs_from_empty
-from vision.classify import classify
 from vision.crops import Pyramid, pyramid_of
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
-from vision.judge import judge, shipped_model
+from vision.judge import judge, judge_classifier, shipped_model
 from vision.params import ReaderParams
 from vision.pips import Pip, find_pips, planes_of, to_gray
 from vision.quick import quick_faces
@@ -73,7 +72,7 @@ def read(
     pyramid = pyramid_of(working) if params.use_classifier else None
     faces = candidate_faces(working, pyramid, params, debug)
     if pyramid and params.use_judge:
-        faces = judge(pyramid, faces, classify, shipped_model())
+        faces = judge(pyramid, faces, judge_classifier, shipped_model())
     if factor != 1.0:
         faces = [scaled(face, 1.0 / factor) for face in faces]
     height, width = frame.shape[:2]

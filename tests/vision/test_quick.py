@@ -20,7 +20,8 @@ from vision.errors import InvalidParams
 from vision.quick import quick_faces
 from vision.render import render_empty_tray, render_hand_pass, render_tray
 
-PARAMS = ReaderParams(use_detector=True)
+PARAMS = ReaderParams(use_detector=True, use_judge=False)
+"""The reader with the fast path tried first, up to the judge (tests/vision/test_judge.py)."""
 CLEAR = [(5, [6, 1, 2]), (15, [4, 5, 6]), (20, [3, 4, 5])]
 """Rendered trays (seed, values) the fast path reads whole."""
 
@@ -445,7 +446,7 @@ def test_the_region_of_interest_holds_on_the_fast_path() -> None:
 def test_the_fast_path_is_tried_first_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     frame = stored_tray(CLEAR[0][1], seed=CLEAR[0][0])
     seen: dict[str, object] = {}
-    assert sorted(read(frame, debug=seen.__setitem__).values) == [1, 2, 6]
+    assert sorted(read(frame, PARAMS, debug=seen.__setitem__).values) == [1, 2, 6]
     assert set(seen) == {"dice"}  # read by the fast path: no pips were looked for
 
     def no_detector(*args: object) -> None:

@@ -25,9 +25,9 @@ from vision.faces import find_faces
 from vision.pips import Pip, _colour_changes, find_pips, planes_of, to_gray
 from vision.render import render_tray, style_from_seed
 
-PARAMS = ReaderParams(use_detector=False)
+PARAMS = ReaderParams(use_detector=False, use_judge=False)
 """The pip stages and the classifier, as these tests are about them (the fast path tried first
-is tests/vision/test_quick.py's)."""
+is tests/vision/test_quick.py's, the judge tests/vision/test_judge.py's)."""
 
 
 READERS = [
