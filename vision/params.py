@@ -118,7 +118,8 @@ class ReaderParams:
     # ``face_turns`` times for their value; whether a die is there at all is still told by its
     # first ``classifier_turns`` looks, unless all of them together say so more surely.
     use_classifier: bool = True
-    # The judge (`vision.judge`) gives each die's value only when it is likely right, else None.
+    # The judge (`vision.judge`) leaves out what is unlikely a die and gives each die's value only
+    # when it is likely right, else None.
     use_judge: bool = True
     classifier_confidence: float = 0.3
     classifier_certainty: float = 0.7

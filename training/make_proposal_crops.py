@@ -1,0 +1,143 @@
+"""Cut classifier crops where the multi-scale detector (`vision.detect.detect_scales`) proposes
+dice, for the judge's network (`vision/judge_cnn.onnx`, training/README.md).
+
+In the training part of every labelled photo folder (each photo as it is and shrunk to 0.6) and in
+rendered trays, every proposal at least 0.15 strong is cut:
+
+- a proposal within 0.4 of its width of a labelled die is that die's: four crops turned by about a
+  quarter each (±20°), at its width ±10 %, half of them mirrored, each of the die's class when the
+  die centre lies within 0.2 widths of the crop's centre (else "no die" with the offset to it), and
+  two crops at the die's labelled centre at the proposal's width;
+- any other proposal gives two crops of "no die" (the walls, side faces and clutter it takes for
+  dice);
+- a labelled die no proposal found gives two crops at its box's side (not for matteop65-wood,
+  whose boxes are the top face's, not the die's).
+
+Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--seed 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from benchmarks.vision_accuracy import labelled_folders, labelled_photos
+from training.make_crops import UNREADABLE, Sink, _turned
+from training.split import is_training
+from vision.crops import die_crop, pyramid_of
+from vision.detect import detect_scales
+from vision.evaluation import resized
+from vision.render import render_tray
+from vision.types import Frame
+
+LEAST = 0.15
+"""Proposals this strong or more are cut."""
+SCALES = (1.0, 0.6)
+"""Each training photo is cut as it is and shrunk by these."""
+TOP_FACE_BOXES = ("matteop65-wood",)
+"""Folders whose label boxes hold only the top face (their side is no die's width)."""
+SYNTHETIC_SEEDS = 900_000
+"""The rendered trays' seeds (apart from the benchmarks')."""
+
+Die = tuple[float, float, float | None, int]
+"""A labelled die: centre x, y, its box's side (None: not a die's width) and class."""
+
+
+def cut(
+    frame: Frame, dice: Sequence[Die], rng: np.random.Generator, sink: Sink, source: int
+) -> None:
+    """The crops of one frame whose labelled dice are ``dice`` (module docstring)."""
+    pyramid = pyramid_of(frame)
+    proposals = [p for p in detect_scales(pyramid, LEAST) if p.strength >= LEAST]
+    left = list(range(len(dice)))
+    for p in sorted(proposals, key=lambda p: -p.strength):
+        near = [
+            (math.hypot(p.x - dice[i][0], p.y - dice[i][1]), i)
+            for i in left
+            if math.hypot(p.x - dice[i][0], p.y - dice[i][1]) < 0.4 * p.width
+        ]
+        if not near:
+            for _ in range(2):
+                sink.add(
+                    die_crop(pyramid, (p.x, p.y), p.width, rng.uniform(0, 360)), 0, None, source
+                )
+            continue
+        i = min(near)[1]
+        left.remove(i)
+        x, y, _, cls = dice[i]
+        for k in range(4):
+            angle = 90.0 * k + rng.uniform(-20, 20)
+            width = p.width * math.exp(rng.uniform(-0.1, 0.1))
+            crop = die_crop(pyramid, (p.x, p.y), width, angle)
+            dx, dy = _turned((x - p.x) / width, (y - p.y) / width, angle)
+            if rng.random() < 0.5:
+                crop, dx = crop[:, ::-1].copy(), -dx
+            sink.add(crop, cls if math.hypot(dx, dy) < 0.2 else 0, (dx, dy), source)
+        for _ in range(2):
+            width = p.width * math.exp(rng.uniform(-0.1, 0.1))
+            sink.add(die_crop(pyramid, (x, y), width, rng.uniform(0, 360)), cls, (0.0, 0.0), source)
+    for i in left:
+        x, y, side, cls = dice[i]
+        if side:
+            for _ in range(2):
+                crop = die_crop(pyramid, (x, y), side, rng.uniform(0, 360))
+                sink.add(crop, cls, (0.0, 0.0), source)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--synthetic", type=int, default=2500, help="rendered trays")
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    sink = Sink()
+    for source, folder in enumerate(labelled_folders(), start=1):
+        photos = 0
+        for image, photo, labels in labelled_photos(folder):
+            if not is_training(f"{folder.name}/{image}"):
+                continue
+            for scale in SCALES:
+                dice = [
+                    (
+                        (label.center[0] + 0.5) * scale - 0.5,
+                        (label.center[1] + 0.5) * scale - 0.5,
+                        None
+                        if folder.name in TOP_FACE_BOXES
+                        else scale * min(label.x_max - label.x_min, label.y_max - label.y_min),
+                        int(label.value or UNREADABLE),
+                    )
+                    for label in labels
+                ]
+                cut(resized(photo, scale), dice, rng, sink, source)
+            photos += 1
+        print(f"  {folder.name}: {photos} training photos, {len(sink.crops)} crops", flush=True)
+    for n in range(args.synthetic):
+        values = [
+            None if rng.random() < 0.06 else int(rng.integers(1, 7))
+            for _ in range(int(rng.integers(1, 9)))
+        ]
+        tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
+        dice = [(*d.center, float(d.size_px), int(d.value or UNREADABLE)) for d in tray.dice]
+        cut(tray.frame, dice, rng, sink, 0)
+    print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
+    np.savez_compressed(
+        args.out,
+        crops=np.stack(sink.crops).astype(np.uint8),
+        classes=np.array(sink.classes, dtype=np.int64),
+        offsets=np.array(sink.offsets, dtype=np.float32),
+        has_offset=np.array(sink.has_offset, dtype=bool),
+        source=np.array(sink.source, dtype=np.int64),
+    )
+    print(f"{len(sink.crops)} crops -> {args.out}, by class {np.bincount(sink.classes).tolist()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
