@@ -1,10 +1,13 @@
-"""The classifier's last layer fitted to the table's own dice: fitting it from the kept photos,
-and the file ``adapted.npz`` in the state directory that the reader uses while it is there.
+"""The classifiers' last layers fitted to the table's own dice (the reader's network and the
+judge's, `vision.adapt`): fitting them from the kept photos, and the file ``adapted.npz`` in the
+state directory that the reader uses while it is there.
 
-The file holds the layer's weights and biases, the checksum of both and the fingerprint of the
-shipped layer it was fitted from; loading it checks all three, so a damaged file, or one fitted
-for another classifier, is refused with a message (`AdaptedFileError`) rather than read with.
-Removing the file (`dicekeeper adapt --undo`) goes back to the shipped weights.
+The file holds each layer's weights and biases, the checksum of both and the fingerprint of the
+shipped layer it was fitted from (the judge's under ``judge_``-prefixed names); loading it checks
+all of them, so a damaged file, or one fitted for another classifier, is refused with a message
+(`AdaptedFileError`) rather than read with. A file holding the reader's layer alone (written
+before the judge's was adapted) loads with the judge's network as shipped. Removing the file
+(`dicekeeper adapt --undo`) goes back to the shipped weights of both.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,8 +28,9 @@ from device.photos import PhotoRing
 from device.store import write_atomically
 from engine.errors import DicekeeperError
 from vision.adapt import AdaptParams, adapt_last_layer
-from vision.classify import InvalidLastLayer, LastLayer, last_layer, shipped_last_layer
+from vision.classify import Adapted, InvalidLastLayer, LastLayer, last_layer, shipped_last_layer
 from vision.evaluation import LabelledDie
+from vision.judge import judge_network
 from vision.types import Frame, Reading
 
 __all__ = [
@@ -64,9 +69,9 @@ class TooFewPhotos(DicekeeperError):
 
 @dataclass(frozen=True, slots=True)
 class Adaptation:
-    """A fitted layer and what it was fitted to."""
+    """The fitted layers and what they were fitted to."""
 
-    layer: LastLayer
+    layers: Adapted
     photos: int
     dice: int
 
@@ -90,41 +95,55 @@ def save_last_layer(state: Path, adaptation: Adaptation) -> Path:
     """Write ``adaptation`` to the state directory (replacing any earlier one at once)."""
     path = adapted_path(state)
     state.mkdir(parents=True, exist_ok=True)
-    layer = adaptation.layer
-    write_atomically(
-        path,
-        lambda stream: np.savez(
-            stream,
-            weights=np.asarray(layer.weights, np.float32),
-            bias=np.asarray(layer.bias, np.float32),
-            checksum=np.array(_fingerprint(layer)),
-            shipped=np.array(_fingerprint(shipped_last_layer())),
-            photos=np.array(adaptation.photos),
-            dice=np.array(adaptation.dice),
-        ),
-    )
+    arrays: dict[str, Any] = _arrays("", adaptation.layers.reader, shipped_last_layer())
+    if adaptation.layers.judge is not None:
+        arrays |= _arrays("judge_", adaptation.layers.judge, shipped_last_layer(judge_network()))
+    arrays |= {"photos": np.array(adaptation.photos), "dice": np.array(adaptation.dice)}
+    write_atomically(path, lambda stream: np.savez(stream, **arrays))
     return path
 
 
+def _arrays(prefix: str, layer: LastLayer, shipped: LastLayer) -> dict[str, Any]:
+    """The arrays that store ``layer`` under ``prefix``, fitted from ``shipped``."""
+    return {
+        f"{prefix}weights": np.asarray(layer.weights, np.float32),
+        f"{prefix}bias": np.asarray(layer.bias, np.float32),
+        f"{prefix}checksum": np.array(_fingerprint(layer)),
+        f"{prefix}shipped": np.array(_fingerprint(shipped)),
+    }
+
+
 def load_last_layer(state: Path) -> Adaptation | None:
-    """The adapted layer of the state directory, or None when there is none; `AdaptedFileError`
-    when its file is damaged or was fitted for another classifier."""
+    """The adapted layers of the state directory, or None when there are none (the judge's None
+    when the file holds the reader's alone); `AdaptedFileError` when its file is damaged or was
+    fitted for another classifier."""
     path = adapted_path(state)
     if not path.exists():
         return None
     fix = "`dicekeeper adapt` fits it again, `dicekeeper adapt --undo` removes it"
     try:
         with np.load(path, allow_pickle=False) as data:
-            layer = LastLayer(data["weights"], data["bias"])
-            checksum, shipped = str(data["checksum"]), str(data["shipped"])
-            photos, dice = int(data["photos"]), int(data["dice"])
+            found = {name: data[name] for name in data.files}
+        reader = _stored(found, "")
+        judge = _stored(found, "judge_") if "judge_weights" in found else None
+        photos, dice = int(found["photos"]), int(found["dice"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, InvalidLastLayer) as exc:
         raise AdaptedFileError(f"{str(path)!r} is damaged ({exc}); {fix}") from None
-    if checksum != _fingerprint(layer):
-        raise AdaptedFileError(f"{str(path)!r} is damaged (its checksum does not match); {fix}")
-    if shipped != _fingerprint(shipped_last_layer()):
-        raise AdaptedFileError(f"{str(path)!r} was fitted for another classifier; {fix}")
-    return Adaptation(layer, photos, dice)
+    for stored, net in ((reader, None), (judge, judge_network())):
+        if stored is None:
+            continue
+        layer, checksum, shipped = stored
+        if checksum != _fingerprint(layer):
+            raise AdaptedFileError(f"{str(path)!r} is damaged (its checksum does not match); {fix}")
+        if shipped != _fingerprint(shipped_last_layer(net)):
+            raise AdaptedFileError(f"{str(path)!r} was fitted for another classifier; {fix}")
+    return Adaptation(Adapted(reader[0], judge[0] if judge is not None else None), photos, dice)
+
+
+def _stored(found: dict[str, np.ndarray], prefix: str) -> tuple[LastLayer, str, str]:
+    """The layer stored under ``prefix``, its checksum and its shipped layer's fingerprint."""
+    layer = LastLayer(found[f"{prefix}weights"], found[f"{prefix}bias"])
+    return layer, str(found[f"{prefix}checksum"]), str(found[f"{prefix}shipped"])
 
 
 def remove_last_layer(state: Path) -> bool:
@@ -152,8 +171,8 @@ def adapt_from_ring(ring: PhotoRing, params: AdaptParams | None = None) -> Adapt
         frame = cv2.imread(str(photo.image))
         if frame is not None:
             photos.append((np.asarray(frame, np.uint8), photo.dice))
-    layer, fitted = adapt_last_layer(photos, params or AdaptParams())
-    return Adaptation(layer, len(photos), fitted)
+    layers, fitted = adapt_last_layer(photos, params or AdaptParams())
+    return Adaptation(layers, len(photos), fitted)
 
 
 class TableAdapter:
@@ -164,7 +183,7 @@ class TableAdapter:
     def __init__(self, state: Path, current: Adaptation | None) -> None:
         self.state = state
         self.current = current
-        """The adapted layer the reader uses (None: the shipped one)."""
+        """The adapted layers the reader uses (None: the shipped ones)."""
         self._command = [sys.executable, "-m", "device", "adapt", "--state", str(state)]
         self._child: subprocess.Popen[str] | None = None
 
@@ -173,7 +192,7 @@ class TableAdapter:
 
         def adapted(frame: Frame) -> Reading:
             current = self.current
-            with last_layer(current.layer if current is not None else None):
+            with last_layer(current.layers if current is not None else None):
                 return read(frame)
 
         return adapted

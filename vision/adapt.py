@@ -1,10 +1,13 @@
-"""Fitting the die classifier's last layer to a table's own dice, from its labelled photos.
+"""Fitting the die classifiers' last layers to a table's own dice, from its labelled photos.
 
-The network's features stay as shipped; only the class scores' last layer is fitted (softmax
-regression, numpy alone, seconds on a Pi) to crops cut around the labelled dice as the reader cuts
-them (turned, off-centre, a little larger or smaller), crops beside them and on the empty tray (no
-die centred there). The fit is pulled toward the shipped layer (an L2 penalty on the difference),
-so what the classifier knew of other dice stays. Pure: frames and labels in, a `LastLayer` out.
+Two networks read the dice: the reader's classifier (`vision.classify`) and the judge's
+(`vision.judge.NETWORK`, same architecture). Their features stay as shipped; only each one's
+class-score last layer is fitted (softmax regression, numpy alone, seconds on a Pi) to the same
+crops, cut once around the labelled dice as the reader cuts them (turned, off-centre, a little
+larger or smaller), beside them and on the empty tray (no die centred there). Each fit is pulled
+toward that network's shipped layer (an L2 penalty on the difference) and held to its verdicts on
+ordinary rendered dice, so what it knew of other dice stays. Pure: frames and labels in, an
+`Adapted` (both layers) out.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -20,6 +24,7 @@ from vision.blob_dice import without_faces_of_dice
 from vision.classify import (
     CLASSES,
     NO_DIE,
+    Adapted,
     LastLayer,
     feature_count,
     features,
@@ -27,13 +32,14 @@ from vision.classify import (
 )
 from vision.crops import Pyramid, die_crop, pyramid_of
 from vision.evaluation import LabelledDie, rendered_labels
+from vision.judge import judge_network
 from vision.params import ReaderParams
 from vision.reader import find_pip_faces
 from vision.render import render_tray, style_from_seed
 from vision.types import Frame
 from vision.widths import frame_width
 
-__all__ = ["AdaptParams", "adapt_last_layer", "cut_crops", "fit_last_layer"]
+__all__ = ["AdaptParams", "adapt_last_layer", "cut_crops", "fit_last_layer", "fit_network"]
 
 _CENTRED = 0.2
 """In die widths: a crop centred this close to a die centre is a crop of that die."""
@@ -184,17 +190,17 @@ def rehearsal_crops(params: AdaptParams) -> list[Frame]:
     return crops
 
 
-def _features(crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
-    parts = [features(crops[i : i + 256]) for i in range(0, len(crops), 256)]
-    return np.concatenate(parts) if parts else np.zeros((0, feature_count()), np.float32)
+def _features(crops: Sequence[Frame], net: cv2.dnn.Net | None) -> npt.NDArray[np.float32]:
+    parts = [features(crops[i : i + 256], net) for i in range(0, len(crops), 256)]
+    return np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32)
 
 
 def adapt_last_layer(
     photos: Sequence[tuple[Frame, Sequence[LabelledDie]]], params: AdaptParams = _DEFAULT
-) -> tuple[LastLayer, int]:
-    """The last layer fitted to the labelled ``photos`` (frame and its dice) from the shipped
-    one, held to the shipped one's verdicts on ordinary dice (`rehearsal_crops`), and how many
-    dice it was fitted to."""
+) -> tuple[Adapted, int]:
+    """The last layers of the reader's and the judge's networks fitted to the labelled
+    ``photos`` (frame and its dice), each from its shipped one and held to that one's verdicts on
+    ordinary dice (`rehearsal_crops`), and how many dice they were fitted to."""
     rng = np.random.default_rng(params.seed)
     crops: list[Frame] = []
     classes: list[int] = []
@@ -204,14 +210,30 @@ def adapt_last_layer(
         crops += cut
         classes += cls
         dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
-    shipped = shipped_last_layer()
-    table = _features(crops)
-    known = _features(rehearsal_crops(params))
+    known = rehearsal_crops(params)
+    reader = fit_network(None, crops, classes, known, params)
+    judge = fit_network(judge_network(), crops, classes, known, params)
+    return Adapted(reader, judge), dice
+
+
+def fit_network(
+    net: cv2.dnn.Net | None,
+    crops: Sequence[Frame],
+    classes: Sequence[int],
+    known: Sequence[Frame],
+    params: AdaptParams = _DEFAULT,
+) -> LastLayer:
+    """The last layer of ``net`` (None: the reader's shipped network) fitted from its shipped
+    one to the table's ``crops`` of ``classes``, held to the shipped one's verdicts on the
+    ``known`` crops of ordinary dice."""
+    shipped = shipped_last_layer(net)
+    table = _features(crops, net)
+    known_features = _features(known, net)
     targets = np.zeros((len(table), CLASSES))
     targets[np.arange(len(table)), np.asarray(classes, np.int64)] = 1.0
     w0 = np.asarray(shipped.weights, np.float64)
     b0 = np.asarray(shipped.bias, np.float64)
-    held = _softmax(known.astype(np.float64), w0, b0)
+    held = _softmax(known_features.astype(np.float64), w0, b0)
     # Each class of the table's crops weighs the same: the face a table's dice show least (an
     # emblem six the reader mostly missed) is learnt as well as the others.
     kinds = np.asarray(classes, np.int64)
@@ -221,8 +243,8 @@ def adapt_last_layer(
     weights = np.concatenate(
         [
             balanced if balanced is not None else np.full(len(table), 1.0 / max(len(table), 1)),
-            np.full(len(known), params.rehearse / max(len(known), 1)),
+            np.full(len(known_features), params.rehearse / max(len(known_features), 1)),
         ]
     )
-    found = np.concatenate([table, known])
-    return fit_last_layer(found, np.concatenate([targets, held]), weights, shipped, params), dice
+    found = np.concatenate([table, known_features])
+    return fit_last_layer(found, np.concatenate([targets, held]), weights, shipped, params)

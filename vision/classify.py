@@ -8,8 +8,10 @@ half of the labelled photos.
 
 The last layer's class scores can be replaced by a `LastLayer` fitted to a table's own dice
 (`vision.adapt`): ``classify(crops, layer=...)``, or every classification inside
-``with last_layer(layer):`` (the appliance reads whole frames so). The die-centre offsets stay the
-shipped network's.
+``with last_layer(adapted):`` (the appliance reads whole frames so), where `Adapted` carries the
+fitted layers of both the reader's network and the judge's (`vision.judge`), which
+`adapted_layers` gives. The machinery (`features`, `shipped_last_layer`, `classify_with`) works on
+any network of the classifier's shape. The die-centre offsets stay each network's own.
 """
 
 from __future__ import annotations
@@ -68,17 +70,35 @@ class LastLayer:
 
 
 _tags = itertools.count(1)
-_layer: ContextVar[LastLayer | None] = ContextVar("classifier_last_layer", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Adapted:
+    """The last layers fitted to a table's dice: ``reader`` for the shipped network (`classify`),
+    ``judge`` for the judge's network (`vision.judge.judge_classifier`; None: its shipped one)."""
+
+    reader: LastLayer
+    judge: LastLayer | None = None
+
+
+_adapted: ContextVar[Adapted | None] = ContextVar("classifier_adapted", default=None)
 
 
 @contextmanager
-def last_layer(layer: LastLayer | None) -> Iterator[None]:
-    """Within the block, `classify` scores the classes with ``layer`` (None: the shipped one)."""
-    token = _layer.set(layer)
+def last_layer(layers: Adapted | LastLayer | None) -> Iterator[None]:
+    """Within the block, `classify` scores the classes with the reader's layer of ``layers`` and
+    the judge's classifier with its judge's layer (`adapted_layers`); a lone `LastLayer` is the
+    reader's, None the shipped ones."""
+    token = _adapted.set(Adapted(layers) if isinstance(layers, LastLayer) else layers)
     try:
         yield
     finally:
-        _layer.reset(token)
+        _adapted.reset(token)
+
+
+def adapted_layers() -> Adapted | None:
+    """The layers `last_layer` set for the current block, or None (the shipped ones)."""
+    return _adapted.get()
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +137,9 @@ def classify(crops: Sequence[Frame], *, layer: LastLayer | None = None) -> list[
     scores do not depend on the others run with it): the reader cuts some crops twice in a
     frame, a die looked at still where its first crop was cut already (about 1.5 of 27 crops a
     rendered frame of six dice)."""
-    layer = layer if layer is not None else _layer.get()
+    if layer is None:
+        adapted = _adapted.get()
+        layer = adapted.reader if adapted is not None else None
     tag = 0 if layer is None else layer.tag
     keys = [
         (crop.shape, crop.dtype.str, np.ascontiguousarray(crop).tobytes(), tag) for crop in crops
@@ -135,11 +157,13 @@ def classify(crops: Sequence[Frame], *, layer: LastLayer | None = None) -> list[
     return [verdicts[key] for key in keys]
 
 
-def classify_with(net: cv2.dnn.Net, crops: Sequence[Frame]) -> list[Verdict]:
+def classify_with(
+    net: cv2.dnn.Net, crops: Sequence[Frame], layer: LastLayer | None = None
+) -> list[Verdict]:
     """The verdict of ``net`` (a network of the classifier's shape, such as a candidate from
-    training/train_dice_cnn.py read by `vision.network.read_onnx`) on each crop; nothing is
-    remembered."""
-    return [_verdict(row) for row in _scores(crops, None, net)] if crops else []
+    training/train_dice_cnn.py read by `vision.network.read_onnx`) on each crop, its classes
+    scored by ``layer`` (None: its own last layer); nothing is remembered."""
+    return [_verdict(row) for row in _scores(crops, layer, net)] if crops else []
 
 
 def _scores(
@@ -151,55 +175,55 @@ def _scores(
     net.setInput(to_blob(crops))
     if layer is None:
         return np.asarray(net.forward(), dtype=np.float64).reshape(len(crops), CLASSES + 2)
-    found = net.forward(_feature_layer()).reshape(len(crops), -1).astype(np.float64)
+    found = net.forward(_feature_layer(net)).reshape(len(crops), -1).astype(np.float64)
     if found.shape[1] != layer.weights.shape[1]:
         raise InvalidLastLayer(
             f"the last layer takes {layer.weights.shape[1]} features; the network gives "
             f"{found.shape[1]}"
         )
-    weights, bias = _head()
+    weights, bias = _head(net)
     scores = np.empty((len(crops), CLASSES + 2))
     scores[:, :CLASSES] = found @ np.asarray(layer.weights, np.float64).T + layer.bias
     scores[:, CLASSES:] = found @ weights[CLASSES:].T.astype(np.float64) + bias[CLASSES:]
     return scores
 
 
-def features(crops: Sequence[Frame]) -> npt.NDArray[np.float32]:
-    """What the network's last layer sees of each crop: N × `feature_count()` float32."""
+def features(crops: Sequence[Frame], net: cv2.dnn.Net | None = None) -> npt.NDArray[np.float32]:
+    """What the last layer of ``net`` (default: the shipped network) sees of each crop:
+    N × `feature_count` float32."""
+    net = net if net is not None else _network()
     if not crops:
-        return np.zeros((0, feature_count()), np.float32)
-    net = _network()
+        return np.zeros((0, feature_count(net)), np.float32)
     net.setInput(to_blob(crops))
-    return np.asarray(net.forward(_feature_layer()), np.float32).reshape(len(crops), -1)
+    return np.asarray(net.forward(_feature_layer(net)), np.float32).reshape(len(crops), -1)
 
 
-def feature_count() -> int:
-    """How many features the last layer takes."""
-    return int(_head()[0].shape[1])
+def feature_count(net: cv2.dnn.Net | None = None) -> int:
+    """How many features the last layer of ``net`` (default: the shipped network) takes."""
+    return int(_head(net if net is not None else _network())[0].shape[1])
 
 
-def shipped_last_layer() -> LastLayer:
-    """The class rows of the shipped network's last layer."""
-    weights, bias = _head()
+def shipped_last_layer(net: cv2.dnn.Net | None = None) -> LastLayer:
+    """The class rows of the last layer of ``net`` as it was loaded (default: the shipped
+    network)."""
+    weights, bias = _head(net if net is not None else _network())
     return LastLayer(weights[:CLASSES].copy(), bias[:CLASSES].copy())
 
 
-def _layers_of(kind: tuple[str, ...]) -> list[str]:
-    net = _network()
+def _layers_of(net: cv2.dnn.Net, kind: tuple[str, ...]) -> list[str]:
     return [n for n in net.getLayerNames() if net.getLayer(net.getLayerId(n)).type in kind]
 
 
-@functools.cache
-def _feature_layer() -> str:
-    """The layer whose output the last layer takes (the last ReLU)."""
-    return _layers_of(("ReLU",))[-1]
+@functools.lru_cache(maxsize=8)
+def _feature_layer(net: cv2.dnn.Net) -> str:
+    """The layer of ``net`` whose output the last layer takes (the last ReLU)."""
+    return _layers_of(net, ("ReLU",))[-1]
 
 
-@functools.cache
-def _head() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """The shipped last layer's weights ((CLASSES + 2) × features) and biases."""
-    net = _network()
-    blobs = net.getLayer(net.getLayerId(_layers_of(("Gemm", "InnerProduct"))[-1])).blobs
+@functools.lru_cache(maxsize=8)
+def _head(net: cv2.dnn.Net) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The last layer of ``net``: weights ((CLASSES + 2) × features) and biases."""
+    blobs = net.getLayer(net.getLayerId(_layers_of(net, ("Gemm", "InnerProduct"))[-1])).blobs
     weights = np.asarray(blobs[0], np.float32)
     bias = np.asarray(blobs[1], np.float32).reshape(-1)
     return weights, bias

@@ -25,10 +25,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.classify import NO_DIE, UNREADABLE, Verdict, classify_with
+from vision.classify import NO_DIE, UNREADABLE, Verdict, adapted_layers, classify_with
 from vision.crops import Pyramid, die_crop
 from vision.errors import ReaderUnavailable
 from vision.face import Face
@@ -177,9 +178,16 @@ def shipped_model() -> Model:
     return Model.from_json(text)
 
 
+def judge_network() -> cv2.dnn.Net:
+    """The judge's own classifier network (`NETWORK`), loaded once."""
+    return load_network(NETWORK)
+
+
 def judge_classifier(crops: Sequence[Frame]) -> list[Verdict]:
-    """The judge's own classifier network (`NETWORK`) on ``crops``."""
-    return classify_with(load_network(NETWORK), crops)
+    """The judge's own classifier network (`NETWORK`) on ``crops``, its classes scored by the
+    judge's layer adapted to the table's dice when `vision.classify.last_layer` set one."""
+    adapted = adapted_layers()
+    return classify_with(judge_network(), crops, adapted.judge if adapted is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

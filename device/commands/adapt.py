@@ -1,9 +1,10 @@
 """`dicekeeper adapt [--undo] [--config FILE]`: fit the dice classifier to the table's own dice.
 
-The classifier's last layer is fitted (numpy, on the Pi itself) to the labelled photos kept of
-the table's throws (`device.photos`) and saved beside the shipped weights, in the state directory
-(`device.adaptation`); the table reads with it from its next start. ``--undo`` removes it: back to
-the shipped classifier. Too few photos kept: a message and exit status 2.
+The classifier's last layer, and the judge's network's (`vision.judge`), are fitted (numpy, on
+the Pi itself) to the labelled photos kept of the table's throws (`device.photos`) and saved
+beside the shipped weights, in the state directory (`device.adaptation`); the table reads with
+them from its next start. ``--undo`` removes them: back to the shipped classifier. Too few photos
+kept: a message and exit status 2.
 """
 
 from __future__ import annotations
@@ -60,4 +61,6 @@ def handle(args: argparse.Namespace) -> int:
         f"{time.monotonic() - start:.0f} s; saved {path}; {RESTART}; "
         "`dicekeeper adapt --undo` goes back"
     )
+    if adaptation.layers.judge is not None:
+        print("the judge's network was adapted to them too (it decides when a value is sure)")
     return 0

@@ -1,11 +1,13 @@
-"""`dicekeeper adapt [--undo]`: the classifier fitted to the kept photos and saved in the state
-directory, read with by the table, refused when damaged, undone; too few photos refused."""
+"""`dicekeeper adapt [--undo]`: the classifier and the judge's network fitted to the kept photos
+and saved in the state directory, read with by the table, refused when damaged, undone; an older
+file with the classifier's layer alone still loads; too few photos refused."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import device.adaptation
@@ -19,9 +21,10 @@ from device.photos import PhotoRing
 from hardware.buttons import Button
 from tests.device.harness import config, open_rig
 from vision.adapt import AdaptParams
-from vision.classify import classify
+from vision.classify import classify, classify_with
 from vision.crops import die_crop, pyramid_of
 from vision.evaluation import rendered_labels
+from vision.judge import judge_classifier, judge_network
 from vision.render import TrayStyle, render_tray
 
 FAST = AdaptParams(on_die=8, beside=2, background=4, rehearsal=2, steps=100)
@@ -52,15 +55,24 @@ def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
     _keep(tmp_path, 10)
     cfg = str(_config(tmp_path))
     assert main(["adapt", "--config", cfg]) == 0
-    assert "adapted the classifier to 10 photos (40 dice)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "adapted the classifier to 10 photos (40 dice)" in out
+    assert "the judge's network was adapted to them too" in out
     state = tmp_path / "state"
     adaptation = load_last_layer(state)
     assert adaptation is not None and adaptation.photos == 10
+    judge = adaptation.layers.judge
+    assert judge is not None
     tray = render_tray([6, 6], seed=99, style=GOLD)
     crops = [die_crop(pyramid_of(tray.frame), d.center, d.size_px) for d in tray.dice]
     adapter = TableAdapter(state, adaptation)
     wrapped = adapter.reading(lambda frame: classify(crops))  # type: ignore[arg-type,return-value]
-    assert wrapped(tray.frame) == classify(crops, layer=adaptation.layer) != classify(crops)
+    assert wrapped(tray.frame) == classify(crops, layer=adaptation.layers.reader) != classify(crops)
+    looks = adapter.reading(lambda frame: judge_classifier(crops))  # type: ignore[arg-type,return-value]
+    shipped_looks = judge_classifier(crops)
+    assert [v.best for v in shipped_looks] != [6, 6]  # the shipped judge knows no emblem six
+    assert looks(tray.frame) == classify_with(judge_network(), crops, judge) != shipped_looks
+    assert [v.best for v in looks(tray.frame)] == [6, 6]  # type: ignore[attr-defined]
     assert main(["photos", "--config", cfg]) == 0
     assert "adapted to 10 photos" in capsys.readouterr().out
     assert main(["adapt", "--undo", "--config", cfg]) == 0
@@ -70,17 +82,37 @@ def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
     assert "nothing to undo" in capsys.readouterr().out
 
 
+def test_an_older_file_with_the_classifiers_layer_alone_loads(tmp_path: Path) -> None:
+    _keep(tmp_path, 10)
+    assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
+    state = tmp_path / "state"
+    saved = load_last_layer(state)
+    assert saved is not None and saved.layers.judge is not None
+    with np.load(adapted_path(state)) as data:
+        older = {name: data[name] for name in data.files if not name.startswith("judge_")}
+    assert set(older) == {"weights", "bias", "checksum", "shipped", "photos", "dice"}
+    with adapted_path(state).open("wb") as stream:
+        np.savez(stream, **older)
+    loaded = load_last_layer(state)
+    assert loaded is not None and loaded.layers.judge is None and loaded.photos == 10
+    assert np.array_equal(loaded.layers.reader.weights, saved.layers.reader.weights)
+    tray = render_tray([6, 6], seed=99, style=GOLD)
+    crops = [die_crop(pyramid_of(tray.frame), d.center, d.size_px) for d in tray.dice]
+    looks = TableAdapter(state, loaded).reading(lambda frame: judge_classifier(crops))  # type: ignore[arg-type,return-value]
+    assert looks(tray.frame) == judge_classifier(crops)  # the judge's network as shipped
+
+
 def test_a_damaged_adapted_file_is_refused_in_one_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     state = tmp_path / "state"
     state.mkdir()
-    for damage in (b"not a zip file", None):
-        if damage is None:  # a whole file whose numbers changed: its checksum tells
-            _keep(tmp_path, 10)
+    _keep(tmp_path, 10)
+    for damage in (b"not a zip file", b"weights.npy", b"judge_weights.npy"):
+        if damage.endswith(b".npy"):  # a whole file whose numbers changed: its checksum tells
             assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
             data = bytearray(adapted_path(state).read_bytes())
-            data[data.index(b"weights.npy") + 200] ^= 0x40
+            data[data.index(damage) + 200] ^= 0x40
             adapted_path(state).write_bytes(bytes(data))
         else:
             adapted_path(state).write_bytes(damage)

@@ -1,5 +1,6 @@
-"""Fitting the classifier's last layer to a table's dice (`vision.adapt`): dice it did not know
-are read after, the dice it knew still are, and `classify` takes the layer as a parameter."""
+"""Fitting the classifiers' last layers to a table's dice (`vision.adapt`): dice they did not know
+are read after, by the reader's network and the judge's, the dice they knew still are, and
+`classify` takes the layer as a parameter."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ import pytest
 from vision.adapt import AdaptParams, adapt_last_layer
 from vision.classify import (
     CLASSES,
+    Adapted,
     InvalidLastLayer,
     LastLayer,
+    adapted_layers,
     classify,
+    classify_with,
     last_layer,
     shipped_last_layer,
 )
 from vision.crops import die_crop, pyramid_of
 from vision.evaluation import rendered_labels
+from vision.judge import judge_classifier, judge_network
 from vision.render import TrayStyle, render_tray
 from vision.types import Frame
 
@@ -42,38 +47,77 @@ def _right(crops: list[Frame], values: list[int], layer: LastLayer | None) -> fl
     return float(np.mean([v.value == t for v, t in zip(verdicts, values, strict=True)]))
 
 
+def _judge_right(crops: list[Frame], values: list[int]) -> float:
+    """The share of ``crops`` whose value the judge's classifier reads right (in the block's
+    layers)."""
+    verdicts = judge_classifier(crops)
+    return float(np.mean([v.best == t for v, t in zip(verdicts, values, strict=True)]))
+
+
 @pytest.fixture(scope="module")
-def adapted() -> LastLayer:
+def adapted() -> Adapted:
     photos = []
     for seed in range(40, 46):
         tray = render_tray([6, 6, 3, 5, 2], seed=seed, style=GOLD)
         photos.append((tray.frame, rendered_labels(tray.dice)))
-    layer, dice = adapt_last_layer(photos, FAST)
+    layers, dice = adapt_last_layer(photos, FAST)
     assert dice == 30
-    return layer
+    assert layers.judge is not None
+    return layers
 
 
-def test_dice_it_did_not_know_are_read_after_adapting(adapted: LastLayer) -> None:
+def test_dice_it_did_not_know_are_read_after_adapting(adapted: Adapted) -> None:
     crops, values = _crops(range(60, 64), GOLD)
-    before, after = _right(crops, values, None), _right(crops, values, adapted)
+    before, after = _right(crops, values, None), _right(crops, values, adapted.reader)
     assert before <= 0.5  # the emblem sixes (half the dice) are no sixes to it
     assert after >= 0.9
 
 
-def test_the_dice_it_knew_are_still_read(adapted: LastLayer) -> None:
+def test_the_judge_reads_them_too_inside_the_block(adapted: Adapted) -> None:
+    crops, values = _crops(range(60, 64), GOLD)
+    sixes = [crop for crop, value in zip(crops, values, strict=True) if value == 6]
+    assert _judge_right(sixes, [6] * len(sixes)) <= 0.2  # the shipped judge knows no emblem
+    with last_layer(adapted.reader):  # the reader's layer alone: the judge stays as shipped
+        assert _judge_right(sixes, [6] * len(sixes)) <= 0.2
+    with last_layer(adapted):
+        assert adapted_layers() == adapted
+        assert _judge_right(sixes, [6] * len(sixes)) >= 0.9
+        assert _judge_right(crops, values) >= 0.9
+    assert adapted_layers() is None
+
+
+def test_the_dice_it_knew_are_still_read(adapted: Adapted) -> None:
     crops, values = _crops(range(70, 74), TrayStyle())
     assert _right(crops, values, None) == 1.0
-    assert _right(crops, values, adapted) == 1.0
+    assert _right(crops, values, adapted.reader) == 1.0
+    assert _judge_right(crops, values) == 1.0
+    with last_layer(adapted):
+        assert _judge_right(crops, values) == 1.0
 
 
-def test_the_layer_is_a_parameter_or_set_for_a_block(adapted: LastLayer) -> None:
+def test_the_layer_is_a_parameter_or_set_for_a_block(adapted: Adapted) -> None:
     crops, _ = _crops(range(60, 61), GOLD)
-    given = classify(crops, layer=adapted)
+    given = classify(crops, layer=adapted.reader)
     with last_layer(adapted):
         inside = classify(crops)
+    with last_layer(adapted.reader):
+        assert classify(crops) == inside
     assert inside == given != classify(crops)  # the cache tells the layers apart
     shipped = shipped_last_layer()
     assert [v.best for v in classify(crops, layer=shipped)] == [v.best for v in classify(crops)]
+
+
+def test_any_network_of_the_classifiers_shape_takes_a_layer(adapted: Adapted) -> None:
+    crops, _ = _crops(range(60, 61), GOLD)
+    net = judge_network()
+    assert adapted.judge is not None
+    own = shipped_last_layer(net)
+    assert not np.array_equal(own.weights, shipped_last_layer().weights)
+    as_shipped = classify_with(net, crops, own)
+    for mine, theirs in zip(as_shipped, classify_with(net, crops), strict=True):
+        assert np.allclose(mine.probabilities, theirs.probabilities, atol=1e-5)
+    with last_layer(adapted):
+        assert judge_classifier(crops) == classify_with(net, crops, adapted.judge)
 
 
 def test_a_layer_of_the_wrong_shape_is_refused() -> None:
