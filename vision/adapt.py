@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -54,7 +54,7 @@ _REHEARSAL_SEEDS = 31_000
 
 @dataclass(frozen=True, slots=True)
 class AdaptParams:
-    """How crops are cut and the layer fitted.
+    """How crops are cut and the layers fitted.
 
     ``on_die`` crops per die (turned, off-centre by up to 0.2 die widths, scaled by up to
     exp(±``scale``)), ``beside`` crops per die next to it and ``background`` crops per photo on
@@ -62,7 +62,8 @@ class AdaptParams:
     layer; ``steps`` of gradient descent (Adam) at ``rate``; ``rehearsal`` rendered trays of
     ordinary dice on which the layer is held to the shipped one's verdicts, weighing ``rehearse``
     times as much as the table's photos; ``balance``: each class of the table's crops weighs the
-    same.
+    same; ``judge_pull`` the pull for the judge's network (its layer must move further to read dice
+    it did not know as surely as the judge asks).
     """
 
     on_die: int = 24
@@ -75,6 +76,7 @@ class AdaptParams:
     rehearsal: int = 24
     rehearse: float = 3.0
     balance: bool = True
+    judge_pull: float = 0.01
     seed: int = 0
 
 
@@ -212,7 +214,9 @@ def adapt_last_layer(
         dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
     known = rehearsal_crops(params)
     reader = fit_network(None, crops, classes, known, params)
-    judge = fit_network(judge_network(), crops, classes, known, params)
+    judge = fit_network(
+        judge_network(), crops, classes, known, replace(params, pull=params.judge_pull)
+    )
     return Adapted(reader, judge), dice
 
 
