@@ -45,11 +45,11 @@ def probabilities(given: dict[int, float]) -> tuple[float, ...]:
 
 
 class StandIn:
-    """A classifier that gives each crop, in turn, the next of the verdicts it was made with,
-    and counts the crops it was given."""
+    """A classifier that gives every look (`LOOKS`) at each face, face after face, the next of
+    the verdicts it was made with, and counts the crops it was given."""
 
     def __init__(self, *given: dict[int, float]) -> None:
-        self.verdicts = [Verdict(probabilities(p), (0.0, 0.0)) for p in given]
+        self.verdicts = [Verdict(probabilities(p), (0.0, 0.0)) for p in given for _ in LOOKS]
         self.calls: list[int] = []
 
     def __call__(self, crops: Sequence[Frame]) -> list[Verdict]:
@@ -79,14 +79,14 @@ def model(least_value: float = 0.5, least_die: float = 0.5) -> Model:
 
 def test_a_value_the_looks_confirm_is_given_and_one_they_doubt_is_not() -> None:
     sure, doubt = {4: 0.95}, {4: 0.45, 5: 0.45}
-    classifier = StandIn(sure, sure, doubt, doubt)
+    classifier = StandIn(sure, doubt)
     judged = judge(pyramid_of(FLAT), [face(40, 4), face(140, 4)], classifier, model(0.8))
     assert [(f.x, f.value) for f in sorted(judged, key=lambda f: f.x)] == [(40, 4), (140, None)]
     assert classifier.calls == [2 * len(LOOKS)]  # every look at every face in one batch
 
 
 def test_a_place_the_looks_find_no_die_is_left_out() -> None:
-    classifier = StandIn({3: 0.9}, {3: 0.9}, {0: 0.9}, {0: 0.9})
+    classifier = StandIn({3: 0.9}, {0: 0.9})
     judged = judge(pyramid_of(FLAT), [face(40, 3), face(140, 3)], classifier, model())
     assert [(f.x, f.value) for f in judged] == [(40, 3)]
 
@@ -96,13 +96,13 @@ def test_the_value_the_looks_favour_is_weighed_beside_the_one_read() -> None:
     assert values_in_question(face(0, 2), look) == [2, 6]
     assert values_in_question(face(0, None), look) == [6]
     # A die read as 2 that the looks take surely for a 6 is given 6; one read as None too.
-    classifier = StandIn(*[{6: 0.95}] * 4)
+    classifier = StandIn({6: 0.95}, {6: 0.95})
     judged = judge(pyramid_of(FLAT), [face(40, 2), face(140, None)], classifier, model(0.8))
     assert sorted(f.value or 0 for f in judged) == [6, 6]
 
 
 def test_of_two_faces_on_one_die_the_likelier_stays() -> None:
-    classifier = StandIn({5: 0.7}, {5: 0.7}, {5: 0.97}, {5: 0.97})
+    classifier = StandIn({5: 0.7}, {5: 0.97})
     judged = judge(pyramid_of(FLAT), [face(40, 5), face(50, 5)], classifier, model())
     assert [f.x for f in judged] == [50]
 
