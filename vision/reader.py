@@ -9,8 +9,8 @@ missed dice found around stray pips and where the frame stands out from the tray
 and `vision.standout`, and a face read across two touching dice split into them,
 `vision.straddle`, by a small CNN: `vision.classify`), `vision.roi` (throwing area). The dice
 found go last to `vision.judge` (unless ``use_judge`` is off), which leaves out what is unlikely a
-die and keeps a value only when it is likely right. A frame of more than `WORKING_PIXELS` is read shrunk to about that size (`working_copy`)
-and its dice placed back in it.
+die and keeps a value only when it is likely right. A frame of more than `WORKING_PIXELS` is
+read shrunk to about that size (`working_copy`) and its dice placed back in it.
 """
 
 from __future__ import annotations
