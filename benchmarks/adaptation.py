@@ -6,9 +6,9 @@ place of the six's pips, gold pips and emblem on black, red pips on clear plasti
 rendered on one table (the same tray and light, as at a real table) with known values and read by
 the shipped reader. The table keeps a throw as a labelled photo as `device.photos` does: when the
 reader saw as many dice as were thrown (else it is refused and thrown again), with the boxes as
-read and the values as the players confirm or correct them (the rendered truth). The classifier's
-last layer is fitted to the first 10, 25 and 50 kept throws (`vision.adapt`, as `dicekeeper adapt`
-does), and each layer reads:
+read and the values as the players confirm or correct them (the rendered truth). The last layers
+of the classifier and of the judge's network are fitted to the first 10, 25 and 50 kept throws
+(`vision.adapt`, as `dicekeeper adapt` does), and each pair of layers reads:
 
 - fresh throws of those dice (other seeds): per-die accuracy (dice read with their value /
   dice thrown) and throws read exactly;
@@ -32,7 +32,7 @@ from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_phot
 from training.split import is_training
 from vision import read
 from vision.adapt import adapt_last_layer
-from vision.classify import LastLayer, last_layer
+from vision.classify import Adapted, last_layer
 from vision.evaluation import LabelledDie, Score, matched, rendered_labels, score_image
 from vision.render import UNUSUAL_SCHEMES, RenderedTray, TrayStyle, render_tray
 from vision.types import Frame
@@ -75,7 +75,7 @@ def kept_photos(style: TrayStyle, count: int) -> tuple[list[tuple[Frame, list[La
     return kept, f"{len(kept)} kept ({corrected} corrected), {refused} refused and thrown again"
 
 
-def score_throws(trays: Sequence[RenderedTray], layer: LastLayer | None) -> Score:
+def score_throws(trays: Sequence[RenderedTray], layer: Adapted | None) -> Score:
     """The reader's score on ``trays`` with the classifier's ``layer`` (None: shipped)."""
     total = Score()
     with last_layer(layer):
@@ -84,7 +84,7 @@ def score_throws(trays: Sequence[RenderedTray], layer: LastLayer | None) -> Scor
     return total
 
 
-def score_photos(limit: int, layer: LastLayer | None) -> Score | None:
+def score_photos(limit: int, layer: Adapted | None) -> Score | None:
     """The reader's score on the held-out development photos (at most ``limit`` of each
     folder; 0: all), or None when the datasets are missing."""
     if not DATASETS.is_dir():
