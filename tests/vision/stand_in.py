@@ -17,7 +17,9 @@ from vision.face import Face
 from vision.params import ReaderParams
 from vision.pips import Pip
 
-PARAMS = ReaderParams(use_detector=False)
+PARAMS = ReaderParams(use_detector=False, use_judge=False)
+"""The pip stages and the classifier stage, as the tests that use it are about them (the judge is
+tests/vision/test_judge.py's)."""
 
 STAGE: tuple[ModuleType, ...] = (verify_module, blob_dice, looks, search, standout)
 """The modules of the classifier stage: ``verify`` cuts crops and calls the classifier through

@@ -17,7 +17,7 @@ from vision.crops import pyramid_of
 from vision.evaluation import Score, score_image
 from vision.standout import standing_out
 
-PARAMS = ReaderParams(use_detector=False)
+PARAMS = ReaderParams(use_detector=False, use_judge=False)
 WIDTH = 40.0
 DARK_ON_TRAY = [
     DrawnDie(150, 120, WIDTH, 5, 20.0, "dark"),
