@@ -1,0 +1,53 @@
+"""Tests of fitting the judge (training/fit_judge.py): the logistic fit, which labelled die a face
+lies on, and the kind of scene a frame counts in."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from training.fit_judge import Photo, fit, label_of
+from vision.evaluation import LabelledDie
+from vision.face import Face
+
+
+def face(x: float, width: float, y: float = 50.0) -> Face:
+    return Face(x, y, (5.0, 0.0), (0.0, 5.0), (), 3, width, 0.9)
+
+
+def test_the_fit_finds_the_evidence_that_tells_and_weighs_rows() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2))
+    y = (x[:, 0] > 0).astype(np.float64)  # the first feature tells, the second is noise
+    model = fit(x, y, np.ones(len(y)))
+    assert model.chance((2.0, 0.0)) > 0.95 and model.chance((-2.0, 0.0)) < 0.05
+    assert abs(model.weights[0]) > 10 * abs(model.weights[1])
+    # Rows weighing nothing do not count: labels flipped on them change nothing.
+    weight = np.where(np.arange(len(y)) % 2 == 0, 1.0, 0.0)
+    flipped = np.where(weight > 0, y, 1.0 - y)
+    assert fit(x, flipped, weight).chance((2.0, 0.0)) > 0.95
+
+
+def test_a_face_lies_on_the_labelled_die_near_it_and_of_its_size() -> None:
+    die = LabelledDie(40.0, 30.0, 80.0, 70.0, 3)  # centre (60, 50), 40 wide
+    assert label_of(face(65.0, 40.0), 1.0, [die]) == die
+    assert label_of(face(80.0, 40.0), 1.0, [die]) is None  # half a width away
+    assert label_of(face(60.0, 120.0), 1.0, [die]) is None  # three times as wide
+    assert label_of(face(60.0, 12.0), 1.0, [die]) is None  # a speck on it
+    # On the working copy, shrunk to half: the face is placed back in the frame first.
+    assert label_of(face(30.0, 20.0, y=25.0), 0.5, [die]) == die
+
+
+def test_a_frame_counts_in_its_kind_of_scene() -> None:
+    def photo(*names: str) -> Photo:
+        return Photo(names, "x", True, 1.0, (), (), ())
+
+    rune = photo(
+        "rune55-trainval",
+        "rune55-trainval board game",
+        "rune55-trainval, held out",
+        "rune55-trainval board game, held out",
+    )
+    assert rune.scene == "rune55-trainval board game"
+    assert rune.group == "rune55-trainval"
+    assert photo("nell-byler-d6").scene == "nell-byler-d6"
+    assert photo("synthetic", "synthetic, held out").scene == "synthetic"
