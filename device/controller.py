@@ -165,6 +165,8 @@ class Controller(CorrectionFlow):
             and self.state.players
         ):
             self._advance(now)
+        if self.adapter is not None and (news := self.adapter.news()):
+            self._tell(news)  # shown in this step's view, after the game's own news
         view = self.view()
         try:
             self.display.show(view)
@@ -175,8 +177,6 @@ class Controller(CorrectionFlow):
         self.last_view = view
         if self.photos is not None:
             self.photos.check(self.state)
-        if self.adapter is not None and (news := self.adapter.news()):
-            self._tell(news)
         return view
 
     @property
