@@ -69,6 +69,17 @@ class Sink:
         self.has_offset.append(offset is not None)
         self.source.append(source)
 
+    def save(self, path: Path) -> None:
+        """Write the crops and their labels to ``path`` (.npz), as train_dice_cnn.py reads them."""
+        np.savez_compressed(
+            path,
+            crops=np.stack(self.crops).astype(np.uint8),
+            classes=np.array(self.classes, dtype=np.int64),
+            offsets=np.array(self.offsets, dtype=np.float32),
+            has_offset=np.array(self.has_offset, dtype=bool),
+            source=np.array(self.source, dtype=np.int64),
+        )
+
 
 def cut_frame(
     pyramid: Pyramid,
@@ -384,14 +395,7 @@ def main() -> int:
         synthetic(args.look_alike, args.seed, sink, preset)
     synthetic(args.focus, args.seed, sink, schemes=tuple(args.focus_schemes.split(",")))
     synthetic(args.crowded, args.seed, sink, crowded=True)
-    np.savez_compressed(
-        args.out,
-        crops=np.stack(sink.crops).astype(np.uint8),
-        classes=np.array(sink.classes, dtype=np.int64),
-        offsets=np.array(sink.offsets, dtype=np.float32),
-        has_offset=np.array(sink.has_offset, dtype=bool),
-        source=np.array(sink.source, dtype=np.int64),
-    )
+    sink.save(args.out)
     print(f"{len(sink.crops)} crops of {CROP_SIZE}x{CROP_SIZE} -> {args.out}")
     return 0
 

@@ -127,14 +127,7 @@ def main() -> int:
         dice = [(*d.center, float(d.size_px), int(d.value or UNREADABLE)) for d in tray.dice]
         cut(tray.frame, dice, rng, sink, 0)
     print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
-    np.savez_compressed(
-        args.out,
-        crops=np.stack(sink.crops).astype(np.uint8),
-        classes=np.array(sink.classes, dtype=np.int64),
-        offsets=np.array(sink.offsets, dtype=np.float32),
-        has_offset=np.array(sink.has_offset, dtype=bool),
-        source=np.array(sink.source, dtype=np.int64),
-    )
+    sink.save(args.out)
     print(f"{len(sink.crops)} crops -> {args.out}, by class {np.bincount(sink.classes).tolist()}")
     return 0
 
