@@ -22,7 +22,7 @@ from device.commands import calibrate as command
 from hardware.oled import _length, render_oled
 from hardware.view import Picture, TableView
 from tests.device import test_calibration_accept as accept
-from tests.device.test_calibration_accept import FakeTime
+from tests.device.conftest import FakeTime
 from tests.hardware.test_correction_screens import shots
 from vision.calibration import Calibration
 
@@ -67,14 +67,6 @@ def oled(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     monkeypatch.setattr(oled_devices, "ssd1306", ssd1306)
     return options
-
-
-@pytest.fixture
-def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    fake = FakeTime()
-    monkeypatch.setattr(command, "_clock", fake.clock)
-    monkeypatch.setattr(command, "_sleep", fake.sleep)
-    return fake
 
 
 def _config_file(tmp_path: Path, extra: str = OLED) -> Path:

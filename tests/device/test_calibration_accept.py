@@ -6,7 +6,7 @@ pins), in a terminal, with ``--yes`` and on timeout (a fake clock, no sleeping);
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from hardware.buttons import Button, Buttons, ScriptedButtons
 from hardware.display import Display, MemoryDisplay
 from hardware.keyboard_buttons import KeyboardButtons
 from hardware.keys import TerminalKeys
+from tests.device.conftest import FakeTime
 from tests.device.harness import Rig, is_waiting, open_rig
 from tests.device.harness import config as harness_config
 from tests.hardware.test_keys_escape import Typed
@@ -55,31 +56,6 @@ def _files(tmp_path: Path) -> dict[str, bytes]:
         for name in (CALIBRATION_NAME, EMPTY_TRAY_NAME)
         if (state / name).exists()
     }
-
-
-class FakeTime:
-    """A clock that moves only when slept on; ``on_sleep`` runs at each sleep (a person)."""
-
-    def __init__(self, on_sleep: Callable[[int], None] = lambda number: None) -> None:
-        self.now = 0.0
-        self.sleeps = 0
-        self.on_sleep = on_sleep
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps += 1
-        self.now += seconds
-        self.on_sleep(self.sleeps)
-
-
-@pytest.fixture
-def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    fake = FakeTime()
-    monkeypatch.setattr(command, "_clock", fake.clock)
-    monkeypatch.setattr(command, "_sleep", fake.sleep)
-    return fake
 
 
 @pytest.fixture
