@@ -46,17 +46,44 @@ from vision.evaluation import (
 ROOT = Path(__file__).resolve().parent.parent
 
 DATASETS = ROOT.parent / "shared" / "datasets"
+ERRATA = Path(__file__).resolve().parent / "label_errata.csv"
+"""Dice labelled with a value their photo does not show, each checked by eye: the die at (x, y)
+of an image, the value it was labelled with, the value it shows, and what is seen. Found where the
+reader read another value with confidence; the labels are corrected as they are loaded."""
 _ROW_SEEDS = 100_000
 """The seeds of the throws in a row (``--in-a-row``): apart from the other synthetic throws'."""
 
 
 def load_labels(folder: Path) -> dict[str, list[LabelledDie]]:
-    """The labelled dice of each image in a dataset folder, by image path relative to it."""
+    """The labelled dice of each image in a dataset folder, by image path relative to it, with
+    the folder's label errata (`ERRATA`) corrected."""
     labels: dict[str, list[LabelledDie]] = defaultdict(list)
     with (folder / "labels.csv").open(newline="") as handle:
         for row in csv.DictReader(handle):
             labels[row["image"]].append(LabelledDie.from_row(row))
+    for erratum in errata(folder.name):
+        dice = labels.get(erratum["image"], [])
+        x, y = float(erratum["x"]), float(erratum["y"])
+        at = [
+            i
+            for i, die in enumerate(dice)
+            if die.x_min <= x <= die.x_max
+            and die.y_min <= y <= die.y_max
+            and str(die.value) == erratum["labelled"]
+        ]
+        if len(at) != 1:
+            raise ValueError(
+                f"{ERRATA.name}: no single die labelled {erratum['labelled']} at ({x}, {y}) in "
+                f"{folder.name}/{erratum['image']}"
+            )
+        dice[at[0]] = replace(dice[at[0]], value=int(erratum["shows"]))
     return labels
+
+
+def errata(folder: str) -> list[dict[str, str]]:
+    """The label errata of a dataset folder (`ERRATA`)."""
+    with ERRATA.open(newline="") as handle:
+        return [row for row in csv.DictReader(handle) if row["folder"] == folder]
 
 
 def labelled_folders() -> list[Path]:

@@ -6,18 +6,19 @@ Usage: .venv/bin/python training/fit_judge.py [--out vision/judge.json] [--silen
            [--network vision/judge_cnn.onnx] [--synthetic 600] [--evidence F.pkl]
 
 Each photo of every folder in ../shared/datasets, and ``--synthetic`` rendered trays, are read by
-the stages before the judge (`vision.reader.candidate_faces`, on the working copy as the reader
-reads it) and the judge's classifier network looks at every face found (`vision.judge.looks_at`).
-A face is a die when it lies on a labelled die (within 0.4 of the wider's width of its centre, and
-between 0.4 and 2.5 times its width); a value is right when it is that die's. The die model is
-fitted to every face of the training photos, the value model to each value in question of the
-faces on a die, each folder weighing the same (numpy, Newton's method with a little weight decay).
-The value threshold is the lowest at which, in every kind of scene (`scene_of`) and the rendered
-trays, at most ``--silent`` of the training photos are misread silently (the right count, every
-die valued, a value wrong), counted by original photo (the augmented copies of one are one throw;
-at most one in a scene of fewer than 1 / ``--silent`` originals). The faces and looks are kept
-in ``--evidence`` (read again when it exists), so that refitting takes seconds; gathering them
-takes about 6 minutes.
+the stages before the judge (`vision.reader.candidates_of`, on the working copy as the reader reads
+it) and the judge's classifier network looks at every candidate (`vision.judge.looks_at`). A
+candidate is a die when it lies on a labelled die (within 0.4 of the wider's width of its centre,
+and at least 0.4 times its width); a value is right when it is that die's. The die model is fitted
+to every candidate of the training photos, the value model to each value in question of the
+candidates on a die, each folder weighing the same (numpy, Newton's method with a little weight
+decay). The value threshold is the lowest at which, in every kind of scene (`scene_of`) and the
+rendered trays, at most ``--silent`` of the training photos are misread silently (the right count,
+every die valued, a value wrong) as models fitted without them decide them (five folds by original
+photo), counted by original photo (the augmented copies of one are one throw; at most one in a
+scene of fewer than 1 / ``--silent`` originals). The candidates and looks are kept in
+``--evidence`` (read again when it exists), so that refitting takes seconds; gathering them takes
+about 10 minutes.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import math
 import pickle
 import random
 import sys
+import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +40,7 @@ import numpy.typing as npt
 
 from benchmarks.vision_accuracy import labelled_folders, labelled_photos, set_names
 from training.split import original_photo
+from vision.candidates import Candidate
 from vision.classify import classify_with
 from vision.crops import pyramid_of
 from vision.evaluation import LabelledDie, Score, rendered_labels, score_image
@@ -57,32 +60,36 @@ from vision.judge import (
 )
 from vision.network import read_onnx
 from vision.params import ReaderParams
-from vision.reader import candidate_faces, die_reading, scaled, working_copy
+from vision.reader import candidates_of, die_reading, scaled, working_copy
 from vision.render import render_tray
 from vision.types import Frame, Reading
 from vision.validate import check_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 THRESHOLDS = np.round(np.arange(0.5, 0.996, 0.005), 3)
+FOLDS = 5
+"""The training photos fall in this many folds by original photo (`fold_of`): the value threshold
+is chosen on each fold as models fitted on the others decide it (`out_of_fold`)."""
 SYNTHETIC_SEEDS = 50_000
 """The rendered trays' seeds (apart from the benchmarks')."""
-REACH, NARROWEST, WIDEST = 0.4, 0.4, 2.5
-"""A face is on a labelled die within REACH of the wider's width of its centre, and between
-NARROWEST and WIDEST times the label's width wide."""
+REACH, NARROWEST = 0.4, 0.4
+"""A face is on a labelled die within REACH of the wider's width of its centre, and at least
+NARROWEST times the label's width wide (no wider bound: matteop65-wood's boxes cover only the pips,
+a one's box only its pip)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Photo:
     """One frame as the stages before the judge read it: the sets it counts in, the original
-    photo it is a copy of (`training.split.original_photo`), whether it is training, the faces
-    (on the working copy, whose size is the frame's times ``factor``), the judge's looks at
-    each, and the labelled dice."""
+    photo it is a copy of (`training.split.original_photo`), whether it is training, the
+    candidates (on the working copy, whose size is the frame's times ``factor``), the judge's
+    looks at each, and the labelled dice."""
 
     names: tuple[str, ...]
     original: str
     training: bool
     factor: float
-    faces: tuple[Face, ...]
+    found: tuple[Candidate, ...]
     looks: tuple[Looks, ...]
     labels: tuple[LabelledDie, ...]
 
@@ -98,12 +105,15 @@ class Photo:
         return kinds[-1]
 
 
-def read_before_judge(frame: Frame, network: cv2.dnn.Net) -> tuple[float, list[Face], list[Looks]]:
-    """The working copy's factor, the faces the stages before the judge find, and the looks."""
+def read_before_judge(
+    frame: Frame, network: cv2.dnn.Net
+) -> tuple[float, list[Candidate], list[Looks]]:
+    """The working copy's factor, the candidates (placed by the judge's looks) and the looks."""
     working, factor = working_copy(check_frame(frame))
     pyramid = pyramid_of(working)
-    faces = candidate_faces(working, pyramid, ReaderParams())
-    return factor, faces, looks_at(pyramid, faces, lambda crops: classify_with(network, crops))
+    found = candidates_of(working, pyramid, ReaderParams())
+    placed, looks = looks_at(pyramid, found, lambda crops: classify_with(network, crops))
+    return factor, placed, looks
 
 
 def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
@@ -113,22 +123,24 @@ def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
     for n in range(synthetic):
         values = [rng.randint(1, 6) for _ in range(rng.randint(1, 8))]
         tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
-        factor, faces, looks = read_before_judge(tray.frame, network)
-        names = ("synthetic",) if n % 2 == 0 else ("synthetic", "synthetic, held out")
+        factor, found, looks = read_before_judge(tray.frame, network)
+        names: tuple[str, ...] = ("synthetic",)
+        if n % 2:
+            names += ("synthetic, held out",)
         labels = tuple(rendered_labels(tray.dice))
         original = f"synthetic/{n}"
         photos.append(
-            Photo(names, original, n % 2 == 0, factor, tuple(faces), tuple(looks), labels)
+            Photo(names, original, n % 2 == 0, factor, tuple(found), tuple(looks), labels)
         )
     print(f"  synthetic: {synthetic} trays", file=sys.stderr, flush=True)
     for folder in labelled_folders():
-        for count, (image, photo, labels) in enumerate(labelled_photos(folder), start=1):
-            factor, faces, looks = read_before_judge(photo, network)
+        for count, (image, photo, dice) in enumerate(labelled_photos(folder), start=1):
+            factor, found, looks = read_before_judge(photo, network)
             names = tuple(set_names(folder.name, image))
             training = not any(name.endswith("held out") for name in names)
             original = original_photo(f"{folder.name}/{image}")
             photos.append(
-                Photo(names, original, training, factor, tuple(faces), tuple(looks), tuple(labels))
+                Photo(names, original, training, factor, tuple(found), tuple(looks), tuple(dice))
             )
             if count % 200 == 0:
                 print(f"  {folder.name}: {count} photos", file=sys.stderr, flush=True)
@@ -144,7 +156,7 @@ def label_of(face: Face, factor: float, labels: Sequence[LabelledDie]) -> Labell
         distance = math.hypot(x - label.center[0], y - label.center[1])
         if (
             distance <= REACH * max(side, width)
-            and NARROWEST * side <= width <= WIDEST * side
+            and NARROWEST * side <= width
             and (best is None or distance < best[0])
         ):
             best = (distance, label)
@@ -157,22 +169,22 @@ def evidence(photos: Sequence[Photo]) -> dict[str, npt.NDArray[np.float64]]:
     counts: dict[str, int] = defaultdict(int)
     for photo in photos:
         if photo.training:
-            counts[photo.group] += len(photo.faces)
+            counts[photo.group] += len(photo.found)
     die_x, die_y, die_w, value_x, value_y, value_w = [], [], [], [], [], []
     for photo in photos:
         if not photo.training:
             continue
         weight = sum(counts.values()) / len(counts) / counts[photo.group]
-        context = context_of(photo.faces, photo.looks)
-        for index, (face, look) in enumerate(zip(photo.faces, photo.looks, strict=True)):
-            label = label_of(face, photo.factor, photo.labels)
-            die_x.append(die_evidence(index, photo.faces, photo.looks, context))
+        context = context_of(photo.found, photo.looks)
+        for index, (candidate, look) in enumerate(zip(photo.found, photo.looks, strict=True)):
+            label = label_of(candidate.face, photo.factor, photo.labels)
+            die_x.append(die_evidence(index, photo.found, photo.looks, context))
             die_y.append(float(label is not None))
             die_w.append(weight)
             if label is None or label.value is None:
                 continue
-            for value in values_in_question(face, look):
-                value_x.append(value_evidence(face, look, value, context))
+            for value in values_in_question(candidate.face, look):
+                value_x.append(value_evidence(candidate, look, value, context))
                 value_y.append(float(value == label.value))
                 value_w.append(weight)
     return {
@@ -205,11 +217,15 @@ def fit(
 
 
 def scores(photos: Sequence[Photo], model: Model | None) -> dict[str, Score]:
-    """The figures of every set, the dice as the judge decides them (None: without the judge)."""
+    """The figures of every set, the dice as the judge decides them (None: without the judge,
+    the faces the fast path or the pip stages found)."""
     params = ReaderParams()
     out: dict[str, Score] = defaultdict(Score)
     for photo in photos:
-        faces = decide(photo.faces, photo.looks, model) if model else list(photo.faces)
+        if model is not None:
+            faces = decide(photo.found, photo.looks, model)
+        else:
+            faces = [c.face for c in photo.found if c.has_pips or c.is_quick]
         unbounded = 10**6  # boxes are not clipped to the frame: the scoring is by centre
         dice = [
             die_reading(scaled(face, 1.0 / photo.factor), unbounded, unbounded, params)
@@ -221,28 +237,54 @@ def scores(photos: Sequence[Photo], model: Model | None) -> dict[str, Score]:
     return out
 
 
-def misread_silently(photos: Sequence[Photo], model: Model) -> dict[str, tuple[float, float]]:
+def fitted(photos: Sequence[Photo]) -> tuple[Logistic, Logistic]:
+    """The die and value models fitted on the training photos among ``photos``."""
+    rows = evidence(photos)
+    die = fit(rows["die_x"], rows["die_y"], rows["die_w"])
+    return die, fit(rows["value_x"], rows["value_y"], rows["value_w"])
+
+
+def fold_of(photo: Photo) -> int:
+    """The fold (of `FOLDS`) a photo falls in, by its original photo."""
+    return zlib.crc32(photo.original.encode("utf-8")) % FOLDS
+
+
+def out_of_fold(photos: Sequence[Photo]) -> list[tuple[Photo, Logistic, Logistic]]:
+    """Every training photo with the die and value models fitted on the other folds' training
+    photos (`fold_of`): how models fitted without it decide it."""
+    training = [p for p in photos if p.training]
+    judged = []
+    for fold in range(FOLDS):
+        die, value = fitted([p for p in training if fold_of(p) != fold])
+        judged += [(p, die, value) for p in training if fold_of(p) == fold]
+    return judged
+
+
+def misread_silently(judged: Sequence[tuple[Photo, Model]]) -> dict[str, tuple[float, float]]:
     """By kind of scene: the original photos (each copy of one weighing 1 / its copies) and how
-    many of them are misread silently with the dice as ``model`` decides them."""
+    many of them are misread silently, each photo's dice as its model decides them."""
     copies: dict[str, int] = defaultdict(int)
-    for photo in photos:
+    for photo, _ in judged:
         copies[photo.original] += 1
     out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-    for photo in photos:
+    for photo, model in judged:
         score = scores([photo], model)[photo.names[0]]
         out[photo.scene][0] += 1.0 / copies[photo.original]
         out[photo.scene][1] += score.silent / copies[photo.original]
     return {name: (n, silent) for name, (n, silent) in out.items()}
 
 
-def least_value(photos: Sequence[Photo], die: Logistic, value: Logistic, least_die: float,
-                silent: float) -> float:  # fmt: skip
+def least_value(
+    judged: Sequence[tuple[Photo, Logistic, Logistic]], least_die: float, silent: float
+) -> float:
     """The lowest value threshold at which, in every kind of scene, at most ``silent`` of the
     training photos are misread silently (at most one, in a scene of fewer than 1 / ``silent``),
-    counted by original photo: the augmented copies of one photo are one throw, not several."""
-    training = [p for p in photos if p.training]
+    each photo decided by the models fitted without its fold (`out_of_fold`), counted by
+    original photo: the augmented copies of one photo are one throw, not several."""
     for threshold in THRESHOLDS:
-        by_set = misread_silently(training, Model(die, value, least_die, float(threshold)))
+        by_set = misread_silently(
+            [(p, Model(die, value, least_die, float(threshold))) for p, die, value in judged]
+        )
         if all(bad <= max(1.0, silent * n) + 1e-9 for n, bad in by_set.values()):
             return float(threshold)
     return float(THRESHOLDS[-1])
@@ -266,10 +308,8 @@ def main() -> int:
         photos = gather(read_onnx(str(args.network)), args.synthetic)
         with args.evidence.open("wb") as file:
             pickle.dump(photos, file)
-    rows = evidence(photos)
-    die = fit(rows["die_x"], rows["die_y"], rows["die_w"])
-    value = fit(rows["value_x"], rows["value_y"], rows["value_w"])
-    least = args.least_value or least_value(photos, die, value, args.least_die, args.silent)
+    die, value = fitted(photos)
+    least = args.least_value or least_value(out_of_fold(photos), args.least_die, args.silent)
     model = Model(die, value, args.least_die, least)
     args.out.write_text(model.to_json(), encoding="utf-8")
     print(f"{len(DIE_FEATURES)} + {len(VALUE_FEATURES)} features; value threshold {least}")

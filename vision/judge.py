@@ -3,17 +3,21 @@ A die is kept only when it is likely a die, and its value given only when the ch
 wrong is small; otherwise the die is "not sure" (value ``None``), for the players to correct or
 throw again.
 
-The evidence on one die: what the stages before read (its value, confidence and width), and two
-looks (upright and turned a quarter) of the judge's own classifier network (`NETWORK`: the die
-classifier's architecture, trained further on crops cut where the multi-scale detector proposes
-dice in photos of many tables, `training/README.md`), set beside the other dice of the frame (its
-width against theirs, the nearest die the looks find surer). Two logistic models weigh it: the
-chance that a die is there (`Model.die`), and for each value in question (the one read and the
-one the looks find most probable) the chance that it is the die's value (`Model.value`). Their
-weights and thresholds (`judge.json` in the package) are fitted by `training/fit_judge.py` on the
-dice the reader finds in the training part of the labelled photos and in rendered trays; the
-value threshold is the lowest at which every kind of scene's training photos are misread silently
-at most 1 % of the time. The benchmark measures it on the held-out part.
+The candidates (`vision.candidates`) are the faces the pip stages or the fast path found and the
+die detector's proposals. The evidence on one: what found it (its pips, the value and confidence
+they were read with, the detector's strength there), the pip candidates on it and how elongated
+they are (a die's side face, seen obliquely, has elongated pips), and the looks of the judge's own
+classifier network (`NETWORK`: the die classifier's architecture, trained further on crops cut
+where the multi-scale detector proposes dice in photos of many tables, `training/README.md`): one
+upright, which also tells where the die centre lies (the candidate is moved there when it lies
+off), and one turned a quarter; set beside the other candidates of the frame (its width against
+theirs, the nearest candidate the looks find surer, and whether its pips are the more elongated).
+Two logistic models weigh it: the chance that a die is there (`Model.die`), and for each value in
+question (the one read and the one the looks find most probable) the chance that it is the die's
+value (`Model.value`). Their weights and thresholds (`judge.json` in the package) are fitted by
+`training/fit_judge.py` on the candidates in the training part of the labelled photos and in
+rendered trays; the value threshold is the lowest at which every kind of scene's training photos
+are misread silently at most 1 % of the time. The benchmark measures it on the held-out part.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.candidates import Candidate
 from vision.classify import NO_DIE, UNREADABLE, Verdict, adapted_layers, classify_with
 from vision.crops import Pyramid, die_crop
 from vision.errors import ReaderUnavailable
@@ -45,21 +50,36 @@ LOOKS = (0.0, 90.0)
 """The angles (degrees) at which the judge's classifier looks at each die."""
 DIE_FEATURES = (
     "log_die",
+    "log_no_die",
     "log_least_die",
     "log_unreadable",
+    "offset",
+    "has_pips",
+    "pips_valued",
+    "quick",
+    "confidence",
+    "pips",
+    "strength",
+    "log_strength",
+    "proposed",
     "relative_width",
     "relative_width_off",
     "relative_width_squared",
     "width_far_off",
     "no_frame_width",
+    "width_off_times_log_strength",
     "log_die_times_width_off",
+    "log_die_times_strength",
     "neighbour_distance",
     "neighbour_near",
     "neighbour_surer_by",
     "neighbour_near_distance",
+    "neighbour_near_has_pips",
     "neighbour_near_log_die",
-    "confidence",
-    "valued",
+    "pips_on",
+    "elongation",
+    "elongation_over_frame",
+    "neighbour_near_elongation_over",
 )
 """The evidence that a die is there (`die_evidence`), in the order of the die model's weights."""
 VALUE_FEATURES = (
@@ -67,13 +87,18 @@ VALUE_FEATURES = (
     "log_least",
     "margin",
     "most_probable",
-    "log_die",
-    "log_unreadable",
-    "relative_width_off",
-    "log_width",
     "read_so",
     "read_otherwise",
+    "pips_unread",
     "confidence_read_so",
+    "quick_read_so",
+    "pips_read_so",
+    "log_die",
+    "log_unreadable",
+    "strength",
+    "relative_width_off",
+    "log_width",
+    "elongation_over_frame",
     "frame_disagreement",
     "frame_log_die",
     "frame_log_dice",
@@ -83,6 +108,20 @@ NEAR = 1.2
 """In die widths: a surer die this close may be the same die seen again (a side face)."""
 FAR_OFF = 0.47
 """Natural logarithm of 1.6: a die 1.6 times wider or narrower than the frame's dice is far off."""
+MOVED = (0.15, 0.7)
+"""A candidate is moved to where the upright look places the die centre when that lies this far
+from the crop's centre (in die widths): nearer, it is centred; farther, the look saw another die
+or none."""
+APART = 0.7
+"""Dice lying flat show top faces at least a die width apart (edge to edge): of two candidates
+closer than this many of the wider's widths (the widths are measured within about a third), only
+the likelier is a die, the other its side face or the same die found again."""
+SUPPORT = 0.1
+"""When candidates are compared for which is surer, pips found and the detector's strength each
+count this much beside the looks' die probability."""
+WIDTH_EVIDENCE = 0.3
+"""The frame's die width is the median of the candidates the looks find likelier a die than not
+that have pips or a proposal at least this strong."""
 _FLOOR = 1e-4
 """Probabilities are floored here before their logarithm is taken."""
 
@@ -193,11 +232,13 @@ def judge_classifier(crops: Sequence[Frame]) -> list[Verdict]:
 @dataclass(frozen=True, slots=True)
 class Looks:
     """The judge's looks at one die: their class probabilities, averaged (``mean``), the least
-    and the most of them (``least``, ``most``), each indexed by class."""
+    and the most of them (``least``, ``most``), each indexed by class, and how far from the
+    candidate's first place (in die widths) the upright look at it placed the die centre."""
 
     mean: npt.NDArray[np.float64]
     least: npt.NDArray[np.float64]
     most: npt.NDArray[np.float64]
+    offset: float = 0.0
 
     @property
     def die(self) -> float:
@@ -215,109 +256,184 @@ class Looks:
         return 1 + int(np.argmax(self.mean[1:7]))
 
 
-def looks_at(pyramid: Pyramid, faces: Sequence[Face], classifier: Classifier) -> list[Looks]:
-    """The classifier's looks at each face, one for each angle of `LOOKS`, in one batch."""
-    crops = [
-        die_crop(pyramid, (face.x, face.y), face.width, angle) for face in faces for angle in LOOKS
-    ]
-    verdicts = classifier(crops) if crops else []
-    n = len(LOOKS)
-    found = []
-    for i in range(len(faces)):
-        p = np.array([v.probabilities for v in verdicts[i * n : (i + 1) * n]], dtype=np.float64)
-        found.append(Looks(p.mean(axis=0), p.min(axis=0), p.max(axis=0)))
-    return found
+def looks_at(
+    pyramid: Pyramid, found: Sequence[Candidate], classifier: Classifier
+) -> tuple[list[Candidate], list[Looks]]:
+    """The candidates, each moved to where the classifier's upright look at it places the die
+    centre when that lies `MOVED` off, and the classifier's looks at each where it then lies (one
+    for each angle of `LOOKS`; the upright one is looked again only at a candidate moved)."""
+    if not found:
+        return [], []
+    first = classifier([die_crop(pyramid, (c.face.x, c.face.y), c.face.width) for c in found])
+    placed: list[Candidate] = []
+    crops: list[Frame] = []
+    for candidate, verdict in zip(found, first, strict=True):
+        face, (dx, dy) = candidate.face, verdict.offset
+        moved = MOVED[0] < math.hypot(dx, dy) < MOVED[1]
+        if moved:
+            face = replace(face, x=face.x + dx * face.width, y=face.y + dy * face.width)
+            candidate = Candidate(face, candidate.strength)
+        placed.append(candidate)
+        angles = LOOKS if moved else LOOKS[1:]
+        crops += [die_crop(pyramid, (face.x, face.y), face.width, angle) for angle in angles]
+    verdicts = iter(classifier(crops) if crops else [])
+    looks = []
+    for candidate, verdict, old in zip(placed, first, found, strict=True):
+        moved = candidate is not old
+        seen = (
+            [next(verdicts) for _ in LOOKS]
+            if moved
+            else [verdict, *(next(verdicts) for _ in LOOKS[1:])]
+        )
+        p = np.array([v.probabilities for v in seen], dtype=np.float64)
+        offset = math.hypot(*verdict.offset)
+        looks.append(Looks(p.mean(axis=0), p.min(axis=0), p.max(axis=0), offset))
+    return placed, looks
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What the judge's looks tell of a frame's faces together: the median width of those more
-    likely dice than not (None: none), the share of the faces read with a value that the looks
-    favour another value for, the mean log of the looks' die probability, and how many faces."""
+    """What the judge's looks tell of a frame's candidates together: the median width of those
+    more likely dice than not that have pips or a proposal (`WIDTH_EVIDENCE`; None: none), the
+    share of those read with a value that the looks favour another value for, the mean log of the
+    looks' die probability, how many candidates, and the median elongation of the pips on those
+    more likely dice than not that have pips on them (1: none)."""
 
     width: float | None
     disagreement: float
     log_die: float
     count: int
+    elongation: float = 1.0
 
 
-def context_of(faces: Sequence[Face], looks: Sequence[Looks]) -> Context:
-    """The `Context` of a frame's faces, given the judge's looks at each."""
-    pairs = list(zip(faces, looks, strict=True))
-    widths = sorted(f.width for f, look in pairs if look.die >= 0.5)
-    valued = [(f, look) for f, look in pairs if f.value is not None]
+def context_of(found: Sequence[Candidate], looks: Sequence[Looks]) -> Context:
+    """The `Context` of a frame's candidates, given the judge's looks at each."""
+    pairs = list(zip(found, looks, strict=True))
+    widths = sorted(
+        c.face.width
+        for c, look in pairs
+        if look.die >= 0.5 and (c.has_pips or c.strength >= WIDTH_EVIDENCE)
+    )
+    valued = [(c.face, look) for c, look in pairs if c.face.value is not None]
     disagree = sum(f.value != look.most_probable for f, look in valued)
+    elongations = [c.elongation for c, look in pairs if look.die >= 0.5 and c.pips_on]
     return Context(
         float(np.median(widths)) if widths else None,
         disagree / len(valued) if valued else 0.0,
         sum(_log(look.die) for look in looks) / len(looks) if looks else 0.0,
-        len(faces),
+        len(found),
+        float(np.median(elongations)) if elongations else 1.0,
     )
 
 
-def _neighbour(index: int, faces: Sequence[Face], looks: Sequence[Looks]) -> tuple[float, float]:
-    """How far (in the wider's widths, at most 3) the nearest face whose looks find a die more
-    probable lies, and by how much more (log)."""
-    face, mine = faces[index], looks[index].die
-    best = (3.0, 0.0)
-    for other, look in zip(faces, looks, strict=True):
-        if other is face or look.die <= mine:
+def _support(candidate: Candidate, look: Looks) -> float:
+    """How sure the evidence is of a die there, for comparing candidates (`SUPPORT`)."""
+    return look.die + SUPPORT * (candidate.has_pips + candidate.strength)
+
+
+def _neighbour(
+    index: int, found: Sequence[Candidate], looks: Sequence[Looks]
+) -> tuple[float, float, float]:
+    """How far (in the wider's widths, at most 3) the nearest candidate with more support
+    (`_support`) lies, how much more probable (log) its looks find a die, and how much more
+    elongated the pips on this candidate are than on it (0: either has none)."""
+    candidate, mine = found[index], looks[index]
+    face, support = candidate.face, _support(candidate, mine)
+    best = (3.0, 0.0, 0.0)
+    for other, look in zip(found, looks, strict=True):
+        if other is candidate or _support(other, look) <= support:
             continue
-        distance = math.hypot(other.x - face.x, other.y - face.y) / max(face.width, other.width)
+        distance = math.hypot(other.face.x - face.x, other.face.y - face.y) / max(
+            face.width, other.face.width
+        )
         if distance < best[0]:
-            best = (distance, _log(look.die) - _log(mine))
+            both = candidate.pips_on and other.pips_on
+            over = candidate.elongation - other.elongation if both else 0.0
+            best = (distance, _log(look.die) - _log(mine.die), over)
     return best
 
 
+def _relative_width(face: Face, context: Context) -> float:
+    """The log of the face's width over the frame's (0: the frame's is not known)."""
+    return math.log(face.width / context.width) if context.width else 0.0
+
+
 def die_evidence(
-    index: int, faces: Sequence[Face], looks: Sequence[Looks], context: Context
+    index: int, found: Sequence[Candidate], looks: Sequence[Looks], context: Context
 ) -> tuple[float, ...]:
-    """The evidence (`DIE_FEATURES`) that ``faces[index]`` is a die, given the judge's ``looks``
-    at every face of the frame and their `Context`."""
-    face, look, width = faces[index], looks[index], context.width
-    relative = math.log(face.width / width) if width else 0.0
-    distance, surer_by = _neighbour(index, faces, looks)
+    """The evidence (`DIE_FEATURES`) that a die lies at ``found[index]``, given the judge's
+    ``looks`` at every candidate of the frame and their `Context`."""
+    candidate, look = found[index], looks[index]
+    face, strength = candidate.face, candidate.strength
+    relative = _relative_width(face, context)
+    distance, surer_by, elongated_by = _neighbour(index, found, looks)
     near = float(distance < NEAR)
-    log_die = _log(look.die)
+    log_die, log_strength = _log(look.die), _log(strength)
     return (
         log_die,
+        _log(look.mean[NO_DIE]),
         _log(look.least_die),
         _log(look.mean[UNREADABLE]),
+        look.offset,
+        float(candidate.has_pips),
+        float(candidate.has_pips and face.value is not None),
+        float(candidate.is_quick),
+        face.confidence,
+        len(face.pips) / 6.0,
+        strength,
+        log_strength,
+        float(strength > 0.0),
         relative,
         abs(relative),
         relative * relative,
         float(abs(relative) > FAR_OFF),
-        float(width is None),
+        float(context.width is None),
+        abs(relative) * log_strength,
         log_die * abs(relative),
+        log_die * strength,
         distance,
         near,
         near * surer_by,
         near * distance,
+        near * candidate.has_pips,
         near * log_die,
-        face.confidence,
-        float(face.value is not None),
+        candidate.pips_on / 6.0,
+        candidate.elongation,
+        _elongation_over(candidate, context),
+        near * elongated_by,
     )
 
 
-def value_evidence(face: Face, look: Looks, value: int, context: Context) -> tuple[float, ...]:
-    """The evidence (`VALUE_FEATURES`) that ``face`` shows ``value`` (1-6), given the judge's
-    ``looks`` at it and the `Context` of its frame."""
-    die, width = look.die, context.width
+def _elongation_over(candidate: Candidate, context: Context) -> float:
+    """How much more elongated the pips on the candidate are than the frame's (0: none on it)."""
+    return candidate.elongation - context.elongation if candidate.pips_on else 0.0
+
+
+def value_evidence(
+    candidate: Candidate, look: Looks, value: int, context: Context
+) -> tuple[float, ...]:
+    """The evidence (`VALUE_FEATURES`) that ``candidate`` shows ``value`` (1-6), given the
+    judge's ``looks`` at it and the `Context` of its frame."""
+    face, die = candidate.face, look.die
     others = max(float(look.mean[c]) for c in range(1, 7) if c != value)
-    relative = math.log(face.width / width) if width else 0.0
     read_so = float(face.value == value)
     return (
         _log(float(look.mean[value]) / max(die, _FLOOR)),
         _log(look.least[value]),
         float(look.mean[value]) - others,
         float(value == look.most_probable),
-        _log(die),
-        _log(look.mean[UNREADABLE]),
-        abs(relative),
-        math.log(max(face.width, 1.0)),
         read_so,
         float(face.value is not None and face.value != value),
+        float(candidate.has_pips and face.value is None),
         face.confidence * read_so,
+        float(candidate.is_quick) * read_so,
+        len(face.pips) / 6.0 * read_so,
+        _log(die),
+        _log(look.mean[UNREADABLE]),
+        candidate.strength,
+        abs(_relative_width(face, context)),
+        math.log(max(face.width, 1.0)),
+        _elongation_over(candidate, context),
         context.disagreement,
         context.log_die,
         math.log(context.count),
@@ -330,28 +446,31 @@ def values_in_question(face: Face, look: Looks) -> list[int]:
 
 
 def judge(
-    pyramid: Pyramid, faces: Sequence[Face], classifier: Classifier, model: Model
+    pyramid: Pyramid, found: Sequence[Candidate], classifier: Classifier, model: Model
 ) -> list[Face]:
-    """``faces`` as the judge decides them (`decide`), ``classifier`` looking at each."""
-    if not faces:
+    """The dice among the candidates as the judge decides them (`decide`), ``classifier``
+    looking at each (`looks_at`)."""
+    if not found:
         return []
-    return decide(faces, looks_at(pyramid, faces, classifier), model)
+    placed, looks = looks_at(pyramid, found, classifier)
+    return decide(placed, looks, model)
 
 
-def decide(faces: Sequence[Face], looks: Sequence[Looks], model: Model) -> list[Face]:
-    """``faces`` as ``model`` weighs them with the judge's ``looks`` at each: a face whose chance
-    of being a die is under ``model.least_die`` is left out; each other is given the value in
-    question (`values_in_question`) with the best chance when that chance reaches
-    ``model.least_value``, else no value (None), and that chance as its confidence. Of two faces
-    kept closer than half the narrower's width, the likelier die stays."""
-    context = context_of(faces, looks)
+def decide(found: Sequence[Candidate], looks: Sequence[Looks], model: Model) -> list[Face]:
+    """The dice among the candidates as ``model`` weighs them with the judge's ``looks`` at each:
+    a candidate whose chance of being a die is under ``model.least_die`` is left out; each other
+    is given the value in question (`values_in_question`) with the best chance when that chance
+    reaches ``model.least_value``, else no value (None), and that chance as its confidence. Of
+    two kept closer than `APART` of the wider's width, the likelier die stays."""
+    context = context_of(found, looks)
     weighed = []
-    for index, (face, look) in enumerate(zip(faces, looks, strict=True)):
-        die = model.die.chance(die_evidence(index, faces, looks, context))
+    for index, (candidate, look) in enumerate(zip(found, looks, strict=True)):
+        die = model.die.chance(die_evidence(index, found, looks, context))
         if die < model.least_die:
             continue
+        face = candidate.face
         chance, value = max(
-            (model.value.chance(value_evidence(face, look, v, context)), v)
+            (model.value.chance(value_evidence(candidate, look, v, context)), v)
             for v in values_in_question(face, look)
         )
         given = value if chance >= model.least_value else None
@@ -359,7 +478,7 @@ def decide(faces: Sequence[Face], looks: Sequence[Looks], model: Model) -> list[
     kept: list[Face] = []
     for _, face in sorted(weighed, key=lambda pair: -pair[0]):
         if all(
-            math.hypot(face.x - k.x, face.y - k.y) >= 0.5 * min(face.width, k.width) for k in kept
+            math.hypot(face.x - k.x, face.y - k.y) >= APART * max(face.width, k.width) for k in kept
         ):
             kept.append(face)
     return kept

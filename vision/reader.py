@@ -1,16 +1,16 @@
 """The dice reader: a frame in, every die seen with its value, centre, box and confidence out.
 
-Unless ``use_detector`` is off, a checked frame (`vision.validate`) is read first by the fast path,
-`vision.quick` (a die detector, `vision.detect`, and the classifier alone), which reads it only
-when it is sure of every die. Every other frame goes through the pip stages, one stage per module:
-`vision.pips` (pip candidates), `vision.faces` (pips grouped into faces by their grid),
-`vision.unread` (dice seen but not read), `vision.verify` (every die re-read, `vision.looks`,
-missed dice found around stray pips and where the frame stands out from the tray, `vision.search`
-and `vision.standout`, and a face read across two touching dice split into them,
-`vision.straddle`, by a small CNN: `vision.classify`), `vision.roi` (throwing area). The dice
-found go last to `vision.judge` (unless ``use_judge`` is off), which leaves out what is unlikely a
-die and keeps a value only when it is likely right. A frame of more than `WORKING_PIXELS` is
-read shrunk to about that size (`working_copy`) and its dice placed back in it.
+A checked frame (`vision.validate`) is read first by the fast path, `vision.quick` (a die detector,
+`vision.detect`, and the classifier alone), which reads it only when it is sure of every die
+(unless ``use_detector`` is off). Every other frame goes through the pip stages, one stage per
+module: `vision.pips` (pip candidates), `vision.faces` (pips grouped into faces by their grid),
+`vision.unread` (dice seen but not read), `vision.roi` (throwing area). Their faces and the
+detector's proposals at the frame's scales (`vision.detect.detect_scales`) are the candidates
+(`vision.candidates`) that go to `vision.judge`, the one place where the evidence on each die is
+weighed: it leaves out what is unlikely a die and keeps a value only when it is likely right
+(``use_judge`` off: the fast path's or the pip stages' faces are read as they are). A frame of
+more than `WORKING_PIXELS` is read shrunk to about that size (`working_copy`) and its dice placed
+back in it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ import numpy as np
 
 from vision.annotate import annotate
 from vision.calibration import differs_from_empty
+from vision.candidates import LEAST_STRENGTH, Candidate, candidates
 from vision.crops import Pyramid, pyramid_of
+from vision.detect import detect_scales
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.judge import judge, judge_classifier, shipped_model
@@ -36,7 +38,6 @@ from vision.roi import is_inside
 from vision.types import Box, DieReading, Frame, Reading
 from vision.unread import unread_dice
 from vision.validate import check_frame
-from vision.verify import verify
 
 Debug = Callable[[str, Frame], None]
 
@@ -70,9 +71,11 @@ def read(
     frame = check_frame(frame)
     working, factor = working_copy(frame)
     pyramid = pyramid_of(working) if params.use_classifier else None
-    faces = candidate_faces(working, pyramid, params, debug)
     if pyramid and params.use_judge:
-        faces = judge(pyramid, faces, judge_classifier, shipped_model())
+        found = candidates_of(working, pyramid, params, debug)
+        faces = judge(pyramid, found, judge_classifier, shipped_model())
+    else:
+        faces = stage_faces(working, pyramid, params, debug)
     if factor != 1.0:
         faces = [scaled(face, 1.0 / factor) for face in faces]
     height, width = frame.shape[:2]
@@ -115,19 +118,30 @@ def scaled(face: Face, factor: float) -> Face:
     )
 
 
-def candidate_faces(
+def stage_faces(
     frame: Frame, pyramid: Pyramid | None, params: ReaderParams, debug: Debug | None = None
 ) -> list[Face]:
     """The dice of a checked frame (whose pyramid is ``pyramid``, or ``None`` without the
     classifier) as the stages before the judge read them: the fast path's when it is sure of
-    them all, else the pip stages' re-read by the classifier."""
+    them all, else the pip stages' faces."""
     quick = quick_faces(pyramid, params) if pyramid and params.use_detector else None
     if quick is not None:
         return quick
-    pips, faces, spotted = find_pip_faces(frame, params, debug)
-    if pyramid:
-        faces = verify(pyramid, pips, faces, params, spotted=spotted)
-    return faces
+    return find_pip_faces(frame, params, debug).faces
+
+
+def candidates_of(
+    frame: Frame, pyramid: Pyramid, params: ReaderParams, debug: Debug | None = None
+) -> list[Candidate]:
+    """The judge's candidates in a checked frame whose pyramid is ``pyramid``: the fast path's
+    dice when it is sure of them all, else the pip stages' faces and the detector's proposals
+    at the frame's scales (`vision.candidates.candidates`)."""
+    quick = quick_faces(pyramid, params) if params.use_detector else None
+    if quick is not None:
+        return [Candidate(face, 0.0) for face in quick]
+    pips, faces, _ = find_pip_faces(frame, params, debug)
+    proposals = detect_scales(pyramid, LEAST_STRENGTH)
+    return candidates(faces, proposals, params.die_width_per_spacing, pips)
 
 
 def find_pip_faces(

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import read
+from vision.candidates import Candidate
 from vision.classify import Verdict
 from vision.crops import pyramid_of
 from vision.errors import ReaderUnavailable
@@ -35,8 +36,14 @@ from vision.types import Frame
 FLAT = np.full((120, 200, 3), 90, np.uint8)
 
 
-def face(x: float, value: int | None, confidence: float = 0.8, width: float = 30.0) -> Face:
-    return Face(x, 60.0, (8.0, 0.0), (0.0, 8.0), (), value, width, confidence)
+def face(
+    x: float, value: int | None, confidence: float = 0.8, width: float = 30.0, strength: float = 0.0
+) -> Candidate:
+    """A candidate whose pips the pip stages found (one per value: none when not read)."""
+    pips = tuple(range(value or 0))
+    return Candidate(
+        Face(x, 60.0, (8.0, 0.0), (0.0, 8.0), pips, value, width, confidence), strength
+    )
 
 
 def probabilities(given: dict[int, float]) -> tuple[float, ...]:
@@ -45,18 +52,19 @@ def probabilities(given: dict[int, float]) -> tuple[float, ...]:
 
 
 class StandIn:
-    """A classifier that gives every look (`LOOKS`) at each face, face after face, the next of
-    the verdicts it was made with, and counts the crops it was given."""
+    """A classifier that gives every look at the i-th candidate the i-th verdict it was made with
+    (the crops of each batch come candidate after candidate, as many for each), and counts the
+    crops of each batch."""
 
-    def __init__(self, *given: dict[int, float]) -> None:
-        self.verdicts = [Verdict(probabilities(p), (0.0, 0.0)) for p in given for _ in LOOKS]
+    def __init__(self, *given: dict[int, float], offset: tuple[float, float] = (0.0, 0.0)) -> None:
+        self.verdicts = [Verdict(probabilities(p), offset) for p in given]
         self.calls: list[int] = []
 
     def __call__(self, crops: Sequence[Frame]) -> list[Verdict]:
         self.calls.append(len(crops))
-        given, self.verdicts = self.verdicts[: len(crops)], self.verdicts[len(crops) :]
-        assert len(given) == len(crops), "more crops than verdicts"
-        return given
+        each, rest = divmod(len(crops), len(self.verdicts))
+        assert rest == 0, "the crops are not as many for each candidate"
+        return [v for v in self.verdicts for _ in range(each)]
 
 
 def weighing(names: tuple[str, ...], weights: dict[str, float], bias: float = 0.0) -> Logistic:
@@ -82,7 +90,33 @@ def test_a_value_the_looks_confirm_is_given_and_one_they_doubt_is_not() -> None:
     classifier = StandIn(sure, doubt)
     judged = judge(pyramid_of(FLAT), [face(40, 4), face(140, 4)], classifier, model(0.8))
     assert [(f.x, f.value) for f in sorted(judged, key=lambda f: f.x)] == [(40, 4), (140, None)]
-    assert classifier.calls == [2 * len(LOOKS)]  # every look at every face in one batch
+    # The upright looks in one batch, then the other looks in one more.
+    assert classifier.calls == [2, 2 * (len(LOOKS) - 1)]
+
+
+def test_a_candidate_off_the_die_centre_is_moved_there_and_looked_at_again() -> None:
+    classifier = StandIn({3: 0.95}, offset=(0.3, 0.0))
+    (judged,) = judge(pyramid_of(FLAT), [face(40, 3)], classifier, model())
+    assert judged.x == pytest.approx(40 + 0.3 * 30.0) and judged.value == 3
+    assert classifier.calls == [1, len(LOOKS)]  # the upright look again where the die lies
+    far = StandIn({3: 0.95}, offset=(0.9, 0.0))  # that look saw another die: not moved
+    assert [f.x for f in judge(pyramid_of(FLAT), [face(40, 3)], far, model())] == [40]
+
+
+def test_a_place_only_the_detector_proposed_is_weighed_as_a_candidate_without_pips() -> None:
+    proposed = Candidate(Face(40, 60.0, (8.0, 0.0), (0.0, 8.0), (), None, 30.0, 0.0), 0.8)
+    classifier = StandIn({2: 0.96})
+    (judged,) = judge(pyramid_of(FLAT), [proposed], classifier, model(0.8))
+    assert judged.value == 2
+    placed = [proposed, face(140, 2, strength=0.8)]
+    looks = [Looks(*(np.array(probabilities({2: 0.9})),) * 3)] * 2
+    context = context_of(placed, looks)
+    without, with_pips = (
+        dict(zip(VALUE_FEATURES, value_evidence(c, look, 2, context), strict=True))
+        for c, look in zip(placed, looks, strict=True)
+    )
+    assert without["read_so"] == 0.0 and without["strength"] == 0.8
+    assert with_pips["read_so"] == 1.0 and with_pips["pips_read_so"] == pytest.approx(2 / 6)
 
 
 def test_a_place_the_looks_find_no_die_is_left_out() -> None:
@@ -93,8 +127,8 @@ def test_a_place_the_looks_find_no_die_is_left_out() -> None:
 
 def test_the_value_the_looks_favour_is_weighed_beside_the_one_read() -> None:
     look = Looks(np.array(probabilities({6: 0.9})), *(np.array(probabilities({6: 0.9})),) * 2)
-    assert values_in_question(face(0, 2), look) == [2, 6]
-    assert values_in_question(face(0, None), look) == [6]
+    assert values_in_question(face(0, 2).face, look) == [2, 6]
+    assert values_in_question(face(0, None).face, look) == [6]
     # A die read as 2 that the looks take surely for a 6 is given 6; one read as None too.
     classifier = StandIn({6: 0.95}, {6: 0.95})
     judged = judge(pyramid_of(FLAT), [face(40, 2), face(140, None)], classifier, model(0.8))
@@ -107,8 +141,23 @@ def test_of_two_faces_on_one_die_the_likelier_stays() -> None:
     assert [f.x for f in judged] == [50]
 
 
+def test_of_two_candidates_closer_than_a_die_lying_flat_allows_one_is_left_out() -> None:
+    """Touching dice (a width apart) both stay; a side face beside its die's top does not."""
+    touching = judge(
+        pyramid_of(FLAT), [face(40, 5), face(70, 5)], StandIn({5: 0.97}, {5: 0.9}), model()
+    )
+    assert sorted(f.x for f in touching) == [40, 70]
+    side = judge(
+        pyramid_of(FLAT),
+        [face(40, 5), face(40 + 0.6 * 30, 2)],
+        StandIn({5: 0.97}, {2: 0.9}),
+        model(),
+    )
+    assert [f.x for f in side] == [40]
+
+
 def test_the_context_of_a_frame() -> None:
-    faces = [face(40, 2), face(100, 3), face(160, None, width=90.0)]
+    faces = [face(40, 2), face(100, 3), face(160, None, width=90.0, strength=0.9)]
     looks = [
         Looks(*(np.array(probabilities({2: 0.9})),) * 3),
         Looks(*(np.array(probabilities({5: 0.9})),) * 3),
@@ -144,15 +193,18 @@ def test_a_model_round_trips_through_its_text_and_a_broken_one_is_refused() -> N
 def test_the_shipped_judge_keeps_a_clear_die_and_never_gives_a_misread_value() -> None:
     tray = render_tray([5], seed=7)
     die = tray.dice[0]
-    on_die = Face(*die.center, (8.0, 0.0), (0.0, 8.0), (), 5, float(die.size_px), 0.9)
-    misread = Face(*die.center, (8.0, 0.0), (0.0, 8.0), (), 2, float(die.size_px), 0.9)
+    pips = (0, 1, 2, 3, 4)
+    on_die = Candidate(Face(*die.center, (8.0, 0.0), (0.0, 8.0), pips, 5, die.size_px, 0.9), 0.9)
+    misread = Candidate(
+        Face(*die.center, (8.0, 0.0), (0.0, 8.0), pips[:2], 2, die.size_px, 0.9), 0.9
+    )
     pyramid = pyramid_of(tray.frame)
     assert [f.value for f in judge(pyramid, [on_die], judge_classifier, shipped_model())] == [5]
     assert [f.value for f in judge(pyramid, [misread], judge_classifier, shipped_model())] in (
         [5],
         [None],
     )
-    blank = Face(30.0, 30.0, (8.0, 0.0), (0.0, 8.0), (), 3, float(die.size_px), 0.9)
+    blank = Candidate(Face(30.0, 30.0, (8.0, 0.0), (0.0, 8.0), (), None, die.size_px, 0.0), 0.2)
     assert all(f.value is None for f in judge(pyramid, [blank], judge_classifier, shipped_model()))
 
 
