@@ -6,7 +6,7 @@ runs its network on, which does not; and the network's time a crop before and af
 (about 0.7 ms on one core here, when no other machine shares its host): the yardstick of how
 fast the machine was during the run. The reader tries its fast path (`vision.quick`) first, and
 the figures say how many frames it read on its own; ``--no-fast-path`` measures the pip stages
-and the classifier reading every frame. No verdict the classifier remembers
+and the judge reading every frame. No verdict the classifier remembers
 (`vision.classify.REMEMBERED`) is kept from one read of a frame to the next. Frames come from
 the synthetic tray renderer and from the labelled photos in <repo>/../shared/datasets (each
 skipped when missing).
@@ -34,8 +34,10 @@ import numpy as np
 import vision.classify
 from vision import Frame, ReaderParams, read
 from vision.crops import die_crop, pyramid_of
+from vision.detect import detect_scales
+from vision.judge import judge
 from vision.quick import quick_faces
-from vision.verify import verify
+from vision.reader import find_pip_faces
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,13 +78,18 @@ def _enlarged(frames: list[Frame], size: tuple[int, int]) -> list[Frame]:
 
 class Stages(NamedTuple):
     """CPU milliseconds per frame of each stage, timed inside `vision.read` itself: the fast path
-    (`vision.quick`) on every frame, and on the frames it leaves, the pip stages (everything but
-    the fast path and the classifier) and the classifier stage (`vision.verify`)."""
+    (`vision.quick`) and the judge (`vision.judge`, which also weighs the fast path's dice) on
+    every frame, and on the frames the fast path leaves, the pip stages
+    (`vision.reader.find_pip_faces`) and the detector's proposals at the frame's scales
+    (`vision.detect.detect_scales`); and the rest of `vision.read` (the frame checked, its
+    pyramid, the dice placed), on every frame."""
 
     fast: list[float]
     fast_read: int
     pips: list[float]
-    verify: list[float]
+    proposals: list[float]
+    judge: list[float]
+    rest: list[float]
 
 
 def _stage_times(frames: list[Frame], params: ReaderParams) -> Stages:
@@ -93,16 +100,18 @@ def _stage_times(frames: list[Frame], params: ReaderParams) -> Stages:
         def run(*args: Any, **kwargs: Any) -> Any:
             start = time.process_time()
             result = stage(*args, **kwargs)
-            spent[name] = (time.process_time() - start) * 1000.0
+            spent[name] = spent.get(name, 0.0) + (time.process_time() - start) * 1000.0
             gave[name] = result is not None
             return result
 
         return run
 
-    stages = Stages([], 0, [], [])
+    stages = Stages([], 0, [], [], [], [])
     with (
-        mock.patch("vision.reader.verify", timed("verify", verify)),
         mock.patch("vision.reader.quick_faces", timed("fast", quick_faces)),
+        mock.patch("vision.reader.find_pip_faces", timed("pips", find_pip_faces)),
+        mock.patch("vision.reader.detect_scales", timed("proposals", detect_scales)),
+        mock.patch("vision.reader.judge", timed("judge", judge)),
     ):
         for frame in frames:
             spent.clear()
@@ -112,11 +121,13 @@ def _stage_times(frames: list[Frame], params: ReaderParams) -> Stages:
             read(frame, params)
             total = (time.process_time() - start) * 1000.0
             stages.fast.append(spent.get("fast", 0.0))
+            stages.judge.append(spent.get("judge", 0.0))
+            stages.rest.append(total - sum(spent.values()))
             if gave.get("fast"):
                 stages = stages._replace(fast_read=stages.fast_read + 1)
             else:
-                stages.verify.append(spent.get("verify", 0.0))
-                stages.pips.append(total - spent.get("fast", 0.0) - spent.get("verify", 0.0))
+                stages.pips.append(spent.get("pips", 0.0))
+                stages.proposals.append(spent.get("proposals", 0.0))
     return stages
 
 
@@ -210,7 +221,12 @@ def main() -> int:
             )
             print(
                 f"  {which} (CPU): pip stages {statistics.median(stages.pips):.2f} ms, "
-                f"classifier stage {statistics.median(stages.verify):.2f} ms"
+                f"the detector's proposals {statistics.median(stages.proposals):.2f} ms"
+            )
+        if params.use_judge:
+            print(
+                f"  judge (CPU) {statistics.median(stages.judge):.2f} ms a frame, the rest of "
+                f"the reader {statistics.median(stages.rest):.2f} ms (medians)"
             )
         print(
             f"  network crops per frame: median {statistics.median(crops):g}, "

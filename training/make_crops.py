@@ -45,7 +45,7 @@ UNREADABLE = 7
 CENTRED = 0.2  # in die widths: a crop this close to a die centre is "on" it
 BESIDE = 1.3  # out to here a crop learns the offset to the die centre
 FAR = 1.0  # background crops are at least this far from every die centre
-PIP_CROPS = 30  # crops centred on pip candidates per frame, as the reader's search cuts them
+PIP_CROPS = 30  # crops centred on pip candidates per frame, at the frame's die width
 SCALE_CROPS = 20  # pip candidates per frame also cut at the die widths they suggest themselves
 LIKE_SIZE = 0.35  # a crop width within exp(+-this) of the die's is the die's size; beyond, not
 
@@ -105,8 +105,8 @@ def cut_frame(
         _standout_crops(pyramid, dice, size, sink, source)
     height, width = pyramid[0].shape[:2]
     for x, y, w, cls in dice:
-        # The die at a size far from its own is no die of that size: the reader's search tries
-        # several widths around a pip and keeps the one the classifier is sure of.
+        # The die at a size far from its own is no die of that size: a die looked at several
+        # widths is kept at the one the classifier is sure of.
         ratio = rng.uniform(LIKE_SIZE + 0.15, 1.2) * (1 if rng.random() < 0.5 else -1)
         jitter = CENTRED * w * math.sqrt(rng.random())
         theta = rng.uniform(0, 2 * math.pi)
@@ -160,8 +160,8 @@ def _face_crops(
     sink: Sink,
     source: int,
 ) -> None:
-    """Crops on the faces the pip stages find, at their centre and width, turned as
-    `vision.looks` turns them: a face on no labelled die (the side face of a die seen obliquely,
+    """Crops on the faces the pip stages find, at their centre and width, turned by a quarter
+    ``turns`` times: a face on no labelled die (the side face of a die seen obliquely,
     a key of a keyboard, two screw heads) is class 0."""
     for face in faces:
         x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - face.x, d[1] - face.y))
@@ -185,13 +185,14 @@ def _pip_crops(
     source: int,
 ) -> None:
     """Crops centred on the reader's pip candidates (pips of dice, of their side faces, and
-    things that only look like pips), as the reader's search for missed dice cuts them at the
-    frame's die width ``size``."""
+    things that only look like pips), cut at the frame's die width ``size``, where a die whose
+    other pips were missed lies."""
     shuffled = [pips[k] for k in rng.permutation(len(pips))]
     for pip in shuffled[:PIP_CROPS]:
         width = size * math.exp(rng.uniform(-0.15, 0.15))
-        _search_crop(pyramid, (pip.x, pip.y), width, dice, sink, source)
-    # The widths the search also tries around a pip (vision.search): the wrong ones are no die.
+        _place_crop(pyramid, (pip.x, pip.y), width, dice, sink, source)
+    # The widths a pip also suggests (a whole die seen as one blob, or a pip of a die that
+    # wide): the wrong ones are no die.
     for pip in shuffled[:SCALE_CROPS]:
         w = min(dice, key=lambda d: math.hypot(d[0] - pip.x, d[1] - pip.y))[2]
         for width in (
@@ -211,14 +212,14 @@ def _standout_crops(
     sink: Sink,
     source: int,
 ) -> None:
-    """Crops on the places that stand out from the tray (`vision.standout`), as the reader's
-    search cuts them at the frame's die width ``size``: most are dice or beside one, some are
-    walls, cables, keys or shadows."""
+    """Crops on the places that stand out from the tray (`vision.standout`), as the fast path
+    (`vision.quick`) looks at them, at the frame's die width ``size``: most are dice or beside
+    one, some are walls, cables, keys or shadows."""
     for point in standing_out(pyramid, size, lambda x, y: False, STANDOUT_PARAMS):
-        _search_crop(pyramid, point, size, dice, sink, source)
+        _place_crop(pyramid, point, size, dice, sink, source)
 
 
-def _search_crop(
+def _place_crop(
     pyramid: tuple[np.ndarray, ...],
     point: tuple[float, float],
     width: float,
@@ -226,8 +227,8 @@ def _search_crop(
     sink: Sink,
     source: int,
 ) -> None:
-    """The crop the reader's search cuts at ``point`` for a die ``width`` wide: the nearest
-    die's class when it is centred there, else class 0 with the offset to that die if near."""
+    """The crop cut at ``point`` for a die ``width`` wide: the nearest die's class when it is
+    centred there, else class 0 with the offset to that die if near."""
     x, y, w, cls = min(dice, key=lambda d: math.hypot(d[0] - point[0], d[1] - point[1]))
     distance = math.hypot(x - point[0], y - point[1]) / w
     offset = ((x - point[0]) / width, (y - point[1]) / width) if distance < BESIDE else None

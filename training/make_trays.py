@@ -6,10 +6,11 @@ ten is crowded (touching dice, sometimes in a row), one in ten is a look-alike s
 (`vision.render.style_like`, up to 12 dice), one in ten may be empty, and 6 % of the dice are
 unreadable (cocked, covered): the detector is to find them too, for the reader to send to its pip
 stages. Real trays are the training half of the labelled photos (`training/split.py`); a die's
-width is the one the reader's verified face nearest its label tells (`vision.widths.true_width`),
-else its label box's shorter side (in matteop65-wood, whose boxes cover only the pips, the median
-of the photo's faces first). Each photo is also shrunk by 2 and 4 while its dice stay 16 px wide
-(`scales`), so the detector learns dice of 16-400 px at the widths it reads them at.
+width is the one told by the face the reader's judge keeps nearest its label (`photo_widths`,
+`vision.widths.true_width`), else its label box's shorter side (in matteop65-wood, whose boxes
+cover only the pips, the median of the photo's faces first). Each photo is also shrunk by 2 and 4
+while its dice stay 16 px wide (`scales`), so the detector learns dice of 16-400 px at the widths
+it reads them at.
 ``--held-out`` writes the other half instead, to measure on.
 
 Usage: .venv/bin/python training/make_trays.py OUT.npz --synthetic START STOP  (~1 s a tray, 1 core)
@@ -30,10 +31,10 @@ import numpy as np
 from benchmarks.vision_accuracy import labelled_photos
 from training.split import is_training
 from vision.crops import pyramid_of
+from vision.judge import judge, judge_classifier, shipped_model
 from vision.params import ReaderParams
-from vision.reader import find_pip_faces
+from vision.reader import candidates_of
 from vision.render import PRESETS, render_tray, style_from_seed, style_like
-from vision.verify import verify
 from vision.widths import true_width
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,7 @@ UNREADABLE_SHARE = 0.06
 FRAME = (480, 640)
 PIP_BOXES = {"matteop65-wood"}
 """Folders whose label boxes cover only the pips (a face-1 box is one pip): a die of theirs that no
-verified face tells is given the median width of the photo's faces instead."""
+face the judge keeps tells is given the median width of the photo's faces instead."""
 LEAST_WIDTH = 16.0
 """The narrowest median die (frame pixels) a photo is shrunk to for training."""
 
@@ -92,11 +93,7 @@ def real(held_out: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
         for image, photo, labels in labelled_photos(folder):
             if is_training(f"{folder.name}/{image}") == held_out:
                 continue
-            found = find_pip_faces(photo, PARAMS)
-            faces = verify(
-                pyramid_of(photo), found.pips, found.faces, PARAMS, spotted=found.spotted
-            )
-            widths = [(f.x, f.y, true_width(f, PARAMS)) for f in faces]
+            widths = photo_widths(photo)
             middle = float(np.median([w for _, _, w in widths])) if widths else None
             rows = []
             for label in labels:
@@ -111,6 +108,15 @@ def real(held_out: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
                 dice.append(_table([(x * factor, y * factor, w * factor) for x, y, w in rows]))
     print(f"{len(images)} trays of photos", flush=True)
     return images, dice
+
+
+def photo_widths(photo: np.ndarray) -> list[tuple[float, float, float]]:
+    """The centre and width (edge to edge, `vision.widths.true_width`) of every die the reader's
+    judge keeps in a photo (read whole, not shrunk), as `vision.reader.read` finds them: the fast
+    path's dice, or the pip stages' faces and the detector's proposals, weighed by the judge."""
+    pyramid = pyramid_of(photo)
+    faces = judge(pyramid, candidates_of(photo, pyramid, PARAMS), judge_classifier, shipped_model())
+    return [(f.x, f.y, true_width(f, PARAMS)) for f in faces]
 
 
 def scales(width: float) -> list[float]:

@@ -33,7 +33,7 @@ def test_the_speed_benchmark_runs_on_a_few_frames() -> None:
     out = _run("vision_speed.py", "--frames", "2", "--repeat", "1")
     assert "synthetic 6 dice: 2 frames, median" in out
     assert "ms a crop before the frames" in out
-    assert "classifier stage" in out
+    assert "judge (CPU)" in out
     assert "network crops per frame: median" in out
     assert "fast path read" in out
     out = _run("vision_speed.py", "--frames", "2", "--repeat", "1", "--no-fast-path")
