@@ -1,8 +1,10 @@
-"""Stage 4, first: the faces whose pips are each a whole die (dark dice seen whole as blobs).
+"""The faces whose pips are each a whole die (dark dice seen whole as blobs).
 
 Dark dice lying apart on a light tray, each seen as one blob, make the pips of a face several
-times their size. The classifier (`vision.classify`) tells them: such a face is dropped, and its
-pips are looked at as dice (`vision.verify`).
+times their size, and a frame's die width told by that face several times too wide. The
+classifier (`vision.classify`) tells them: such a face is dropped, and its pips are dice
+(`BlobDie`) whose widths tell the frame's (`vision.widths.frame_width`), where adaptation
+(`vision.adapt`) and training (`training/make_crops.py`) cut their crops.
 """
 
 from __future__ import annotations

@@ -107,48 +107,15 @@ class ReaderParams:
     unread_max_elongation: float = 1.35
     unread_least_size: float = 0.6
     face_colour_tolerance: float = 55.0
-    # The die classifier (vision.verify): each face re-read, dice searched around the pips that no
-    # face explains. A face is dropped when the classifier gives a die there less than
-    # ``reject_probability`` (``reject_single_probability`` for a lone pip read as a one); its
-    # value is the classifier's when that is ``classifier_confidence`` sure (``certainty`` to
-    # lower a count of four or more). A die found around an unexplained pip needs
-    # ``accept_probability``. Each die is classified ``classifier_turns`` times, turned by 90°
-    # each time, and the verdicts averaged. A face whose value the first look does not confirm,
-    # and a die found around a pip whose value it does not read surely, are looked at
-    # ``face_turns`` times for their value; whether a die is there at all is still told by its
-    # first ``classifier_turns`` looks, unless all of them together say so more surely.
+    # The classifier: ``use_classifier`` off, neither the fast path nor the judge runs (the pip
+    # stages alone read the frame).
     use_classifier: bool = True
     # The judge (`vision.judge`) leaves out what is unlikely a die and gives each die's value only
     # when it is likely right, else None.
     use_judge: bool = True
-    classifier_confidence: float = 0.3
-    classifier_certainty: float = 0.7
-    reject_probability: float = 0.4
-    reject_single_probability: float = 0.4
-    accept_probability: float = 0.82
-    search_reach: float = 1.0
-    face_reach: float = 0.6
-    search_clearance: float = 0.6
-    search_elongation_excess: float = 0.2
-    # Pips up to this much more elongated still are looked around last, far from the dice, and
-    # a die found there is kept only when read surely (`vision.search._streaks`); 0: none are.
-    search_streak_elongation: float = 0.2
-    max_searches: int = 24
-    # A die the search finds and reads as three pips or more must show them: at least this
-    # fraction of its box per pip differs from the box's median by ``min_pip_contrast``, in grey
-    # or in one colour channel (a pip covers about 2 % of a die's box; a speck of dust on a plain
-    # tray was read as a 5).
-    search_pip_fraction: float = 0.01
-    # The classifier is unsure of large ones (their one pip looks like a speck to it): a die
-    # found around a pip and read as a one needs only ``one_accept_probability`` when that pip
-    # lies at its centre, is a one's size, and the die stands out from what lies around it (its
-    # edges span ``min_pip_contrast`` grey levels: a speck on a plain tray does not).
-    one_accept_probability: float = 0.7
-    classifier_turns: int = 2
-    face_turns: int = 4
     # Places that differ from the tray by ``standout_colour`` (a colour distance) over at least
-    # ``standout_core`` die widths each way are looked for as dice too, up to ``max_standouts``
-    # of them (vision.standout): dice whose pips did not show. Parts larger than
+    # ``standout_core`` die widths each way are places where a die may lie, up to
+    # ``max_standouts`` of them (vision.standout): dice whose pips did not show. Parts larger than
     # ``standout_max_dice`` dice are not dice. Then up to ``max_standouts`` more where it differs
     # by each of ``standout_faint_colours`` in turn (none: not looked for): dice that differ
     # from the tray little.
@@ -157,40 +124,17 @@ class ReaderParams:
     standout_core: float = 0.35
     standout_max_dice: float = 12.0
     max_standouts: int = 6
-    # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter. With no
-    # die read, the frame's width is told by the pip sizes alone, and dice whose pips are large
-    # for their size are narrower: a pip is also looked for at ``guessed_width_narrower`` of it.
-    # With two dice read or more, no die is looked for around a stray pip at over
-    # ``search_widest`` times the frame's width (a die seen whole as one blob and taken for a pip
-    # was once read as a die four times the size of the others around it), nor at under
-    # ``search_narrowest`` times it (dice in one tray are one size: such looks found almost none).
+    # Die widths (edge to edge) from a face's pip grid width, and from a pip's diameter
+    # (vision.widths).
     die_width_per_face: float = 1.33
     die_width_per_pip: float = 6.0
-    guessed_width_narrower: float = 0.7
-    search_widest: float = 2.5
-    search_narrowest: float = 0.5
     # A blob at least ``min_die_width`` pixels across may be a die whose pips did not show: it is
-    # looked for as a die ``die_width_per_blob`` times as wide.
+    # looked at as a die ``die_width_per_blob`` times as wide.
     min_die_width: float = 16.0
     die_width_per_blob: float = 1.0
     # A face whose pips are each such a blob, and each a die to the classifier with at least this
-    # probability, is no face: it is dice lying apart, each seen whole.
+    # probability, is no face: it is dice lying apart, each seen whole (vision.blob_dice).
     pip_die_probability: float = 0.5
-    # A die the search finds has only the classifier to tell its value: once found, unless its
-    # first looks read a value surely, it is looked at again as if ``search_value_widths`` times
-    # as wide, unturned and turned half round, and those looks' values averaged with the first
-    # ones (whether a die is there stays theirs).
-    search_value_widths: tuple[float, ...] = (0.85, 1.18)
-    # A face the classifier doubts is a die (under ``doubted_die_probability``) and whose pip
-    # count it finds unlikely on a die (under ``doubted_value_share`` of that probability, and
-    # less likely than another count) is seen but not read: its pips are a few of a die's, the
-    # rest missed, or no die's.
-    doubted_die_probability: float = 0.55
-    doubted_value_share: float = 0.3
-    # A face of this many pips or fewer is the weakest evidence of a die (specks, screw heads):
-    # it is no die unless it stands out from what lies around it, however sure the classifier
-    # (0: none; a face the classifier doubts must stand out all the same).
-    stand_out_pips: int = 2
     # The fast path (vision.quick), tried first unless ``use_detector`` is off (it reads most
     # frames in about a third of the pip stages' time: training/README.md, "The die detector"):
     # the die detector proposes dice where its peaks are at least ``detector_least``, and the
@@ -228,12 +172,6 @@ class ReaderParams:
         if self.planes not in (1, 2):
             raise InvalidParams(f"planes must be 1 (grey) or 2 (grey and red), not {self.planes!r}")
         for name in (
-            "classifier_confidence",
-            "classifier_certainty",
-            "reject_probability",
-            "reject_single_probability",
-            "accept_probability",
-            "one_accept_probability",
             "pip_die_probability",
             "detector_least",
             "quick_sure",
@@ -243,8 +181,6 @@ class ReaderParams:
             "quick_strong",
             "quick_certain",
             "quick_doubt",
-            "doubted_die_probability",
-            "doubted_value_share",
         ):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
@@ -254,45 +190,21 @@ class ReaderParams:
                 "ghost_pip_contrast is a share of a pip's contrast in [0, 1], not "
                 f"{self.ghost_pip_contrast!r}"
             )
-        if not 0.0 <= self.search_pip_fraction < 1.0 / 6.0:
-            raise InvalidParams(
-                "search_pip_fraction is a fraction of a die's box per pip in [0, 1/6), not "
-                f"{self.search_pip_fraction!r}"
-            )
-        for name in ("classifier_turns", "face_turns"):
-            if getattr(self, name) < 1:
-                raise InvalidParams(f"{name} must be 1 or more, not {getattr(self, name)!r}")
-        for name in (
-            "max_searches",
-            "max_standouts",
-            "stand_out_pips",
-            "quick_least_width",
-            "quick_small_width",
-        ):
+        for name in ("max_standouts", "quick_least_width", "quick_small_width"):
             if getattr(self, name) < 0:
                 raise InvalidParams(f"{name} cannot be negative, not {getattr(self, name)!r}")
         for name in (
             "die_width_per_face",
             "die_width_per_pip",
             "die_width_per_blob",
-            "guessed_width_narrower",
-            "search_widest",
             "quick_centred",
             "quick_width_spread",
         ):
             value = getattr(self, name)
             if not value > 0.0:
                 raise InvalidParams(f"{name} must be a positive ratio, not {value!r}")
-        if not all(width > 0.0 for width in self.search_value_widths):
-            raise InvalidParams(
-                f"search_value_widths are positive ratios, not {self.search_value_widths!r}"
-            )
         if not all(0.0 < colour < self.standout_colour for colour in self.standout_faint_colours):
             raise InvalidParams(
                 "standout_faint_colours are colour distances in (0, standout_colour), not "
                 f"{self.standout_faint_colours!r}"
-            )
-        if not 0.0 <= self.search_narrowest < self.search_widest:
-            raise InvalidParams(
-                f"search_narrowest is a ratio in [0, search_widest), not {self.search_narrowest!r}"
             )

@@ -71,7 +71,7 @@ class PipsFound(NamedTuple):
     """The pip candidates of a frame (`find_pips`), and the dark blobs left out of them as dice
     holding their one (`_drop_faces_seen_as_pips`) whose light spot may be a glare instead: a
     large pip of a glossy one lit from the side holds a glare spot as far off its centre as a
-    dark die holds its one pip. The classifier tells them apart (`vision.verify`)."""
+    dark die holds its one pip, and the pip stages cannot tell them apart."""
 
     pips: tuple[Pip, ...]
     spotted: tuple[Pip, ...]

@@ -1,18 +1,17 @@
-"""Stage 4a: places that stand out from the tray, where a die may lie whose pips were not found.
+"""Places that stand out from the tray, where a die may lie whose pips were not found.
 
 A die whose pips hardly differ from its face (black pips on a dark die, a swirled face) gives the
 pip stages nothing to start from, but the die itself still differs from the tray around it. The
 tray's own colour is told by a median over a few die widths of a much reduced frame (so a lighting
-gradient across the tray does not stand out, and a die does); what differs from it by more
-than ``standout_colour`` is foreground, and the points deepest inside it, half a die width apart
-or more, are places the classifier is asked about (`vision.search`); after them, those deep inside
-what differs from it by less, by each of ``standout_faint_colours`` in turn, on a tray plain
-enough for that to tell. Parts larger than ``standout_max_dice`` dice are left out: walls of the
-tray, a keyboard, a hand; but dice lying close together make such a part too, and what is left of
-it once the dice read are taken out is looked at again, as are dice lying against a cable or a
-tray's rim (what is thinner than a die is let go of). The classifier decides; this stage only
-proposes. Whether a die stands out from what lies around it (`stands_out`) tells a die from a
-speck on a plain tray (`vision.looks`).
+gradient across the tray does not stand out, and a die does); what differs from it by more than
+``standout_colour`` is foreground, and the points deepest inside it, half a die width apart or more,
+are places where a die may lie; after them, those deep inside what differs from it by less, by each
+of ``standout_faint_colours`` in turn, on a tray plain enough for that to tell. Parts larger than
+``standout_max_dice`` dice are left out: walls of the tray, a keyboard, a hand; but dice lying close
+together make such a part too, and what is left of it once the dice read are taken out is looked at
+again, as are dice lying against a cable or a tray's rim (what is thinner than a die is let go of).
+This only proposes places: the fast path (`vision.quick`) looks at them for dice it has not read,
+and training cuts crops there.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ import numpy.typing as npt
 
 from vision.crops import Pyramid
 from vision.params import ReaderParams
-from vision.types import Frame
 
 _BACKGROUND_DIE_PIXELS = 2.0
 """The frame is reduced until a die is about this many pixels wide to take the tray's colour."""
@@ -179,22 +177,3 @@ def _too_large(foreground: npt.NDArray[np.uint8], largest: float) -> npt.NDArray
     too_large[0] = False
     return np.asarray(too_large[labels]) if too_large.any() else None
 
-
-def stands_out(frame: Frame, x: float, y: float, width: float, params: ReaderParams) -> bool:
-    """Whether a die ``width`` wide centred at (x, y) stands out from what lies around it: in
-    the square ring from 0.35 to 0.7 widths about its centre (across its edges), the lightest
-    tenth is ``min_pip_contrast`` grey levels lighter than the darkest tenth."""
-    reach = int(0.7 * width) + 1
-    cx, cy = round(x), round(y)
-    x0, y0 = max(0, cx - reach), max(0, cy - reach)
-    box = frame[y0 : cy + reach + 1, x0 : cx + reach + 1]
-    if box.size == 0:
-        return False
-    grey = cv2.cvtColor(np.ascontiguousarray(box), cv2.COLOR_BGR2GRAY)
-    rows, columns = np.mgrid[y0 : y0 + grey.shape[0], x0 : x0 + grey.shape[1]]
-    away = np.maximum(np.abs(columns - x), np.abs(rows - y)) / width
-    ring = grey[(away >= 0.35) & (away <= 0.7)]
-    if ring.size == 0:
-        return False
-    darkest, lightest = np.percentile(ring, [10.0, 90.0])
-    return bool(lightest - darkest >= params.min_pip_contrast)

@@ -1,6 +1,7 @@
 """Die widths, edge to edge: of one die from its face's pip grid, and of the frame's dice from the
 faces read or, with none, from the pip sizes (all dice in a tray are one size). The classifier
-(`vision.verify`) reads a die at the width it is told, within about a quarter of it either way.
+(`vision.classify`) reads a die at the width it is told, within about a quarter of it either way:
+adaptation (`vision.adapt`) and training (`training/make_crops.py`) cut their crops at these.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def frame_width(
 def width_of(face: Face, width: float, params: ReaderParams) -> float:
     """A face's own die width when it is one width with the frame's to the classifier, else
     the frame's: a grid much wider than the other dice's is most often the pips of two dice
-    (two ones read as a two), and read at its own width it was kept; at the frame's, the
-    classifier finds no die between them, and the search finds each."""
+    (two ones read as a two), which the classifier takes for a die at its own width and for
+    none at the frame's."""
     own = true_width(face, params)
     if face.value is not None and face.value >= 2 and are_alike(own, width):
         return own
@@ -69,10 +70,3 @@ def are_alike(a: float, b: float) -> bool:
     """Whether two die widths are one width to the classifier."""
     return max(a, b) < _LIKE_WIDTHS * min(a, b)
 
-
-def square_grid(
-    width: float, params: ReaderParams
-) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The grid steps (u, v) of an upright face on a die ``width`` pixels wide, edge to edge."""
-    step = width / params.die_width_per_face / params.die_width_per_spacing
-    return (step, 0.0), (0.0, step)

@@ -1,4 +1,5 @@
-"""Faces, pips and a stand-in classifier for the tests of the classifier stage (`vision.verify`)."""
+"""Faces, pips and a stand-in classifier for the tests of the whole dice seen as blobs
+(`vision.blob_dice`) and of the die widths (`vision.widths`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from vision import blob_dice, looks, search, standout
-from vision import verify as verify_module
+from vision import blob_dice
 from vision.blobs import ROUND
 from vision.classify import Verdict
 from vision.crops import Pyramid, pyramid_of
@@ -18,19 +18,18 @@ from vision.params import ReaderParams
 from vision.pips import Pip
 
 PARAMS = ReaderParams(use_detector=False, use_judge=False)
-"""The pip stages and the classifier stage, as the tests that use it are about them (the judge is
+"""The pip stages alone, as the tests that use it are about them (the judge is
 tests/vision/test_judge.py's)."""
 
-STAGE: tuple[ModuleType, ...] = (verify_module, blob_dice, looks, search, standout)
-"""The modules of the classifier stage: ``verify`` cuts crops and calls the classifier through
-several of them."""
+STAGE: tuple[ModuleType, ...] = (blob_dice,)
+"""The modules that cut crops and call the classifier on them that the stand-ins replace."""
 
 
 def stand_in(monkeypatch: pytest.MonkeyPatch, name: str, value: object) -> None:
-    """Make every module of the classifier stage that calls ``name`` (``classify``, ``die_crop``)
-    call ``value`` instead."""
+    """Make every module of `STAGE` that calls ``name`` (``classify``, ``die_crop``) call
+    ``value`` instead."""
     users = [module for module in STAGE if hasattr(module, name)]
-    assert users, f"no module of the classifier stage has {name!r}"
+    assert users, f"no module of the stand-ins' stage has {name!r}"
     for module in users:
         monkeypatch.setattr(module, name, value)
 
@@ -61,7 +60,7 @@ def marked_crop(
 def classify_by_place(
     monkeypatch: pytest.MonkeyPatch, verdict: Callable[[float, float, float], Verdict]
 ) -> None:
-    """Make ``verify`` cut stand-in crops (`marked_crop`) and classify each as ``verdict``
+    """Make `STAGE` cut stand-in crops (`marked_crop`) and classify each as ``verdict``
     (x, y, width) tells."""
     stand_in(monkeypatch, "die_crop", marked_crop)
     stand_in(monkeypatch, "classify", lambda crops: [verdict(*crop) for crop in crops])

@@ -1,4 +1,4 @@
-"""The faces whose pips are each a whole die: dropped, and their pips looked at as dice."""
+"""The faces whose pips are each a whole die: dropped, and their pips taken for dice."""
 
 from __future__ import annotations
 
@@ -19,9 +19,7 @@ from vision.blob_dice import BlobDie, without_faces_of_dice
 from vision.classify import Verdict
 from vision.crops import pyramid_of
 from vision.face import Face
-from vision.render import TrayStyle, render_tray
-from vision.verify import verify
-from vision.widths import true_width
+from vision.render import render_tray
 
 
 def test_two_small_dice_run_together_with_their_shadows_are_not_the_pips_of_a_giant_two() -> None:
@@ -88,31 +86,3 @@ def test_a_blob_die_takes_the_width_the_classifier_is_surer_of(
     assert kept == []
     assert dice == [BlobDie(200.0, 200.0, 0.7 * 40.0)]
 
-
-def test_two_dark_dice_apart_taken_for_a_face_s_pips_are_read_as_two_dice() -> None:
-    # Two dark dice on a light tray, each seen whole as one blob, are the pips of a "2" six
-    # times their size; the classifier takes each blob for a die, so the face is none, and the
-    # dice are read where they lie, as wide as they are, not as one die that wide.
-    style = TrayStyle(
-        die_size=(28.0, 30.0),
-        schemes=("black-red",),
-        background="light",
-        background_color=(205, 208, 210),
-        touching=0.0,
-        clutter=0.0,
-        perspective=0.0,
-    )
-    tray = render_tray([3, 5], seed=31, style=style)
-    first, second = tray.dice
-    assert math.dist(first.center, second.center) > 3.0 * first.size_px
-    pips = tuple(pip_at(*d.center, 0.9 * d.size_px) for d in tray.dice)
-    middle = ((first.center[0] + second.center[0]) / 2, (first.center[1] + second.center[1]) / 2)
-    spread = math.dist(first.center, second.center) / math.sqrt(2.0)
-    two = replace(face_at(*middle, spread * PARAMS.die_width_per_spacing / 2.0, 2), pips=(0, 1))
-    read = verify(pyramid_of(tray.frame), pips, [two], PARAMS)
-    assert len(read) == 2, read
-    for die in tray.dice:
-        face = min(read, key=lambda f: math.dist((f.x, f.y), die.center))
-        assert face.value == die.value
-        assert math.dist((face.x, face.y), die.center) < 0.25 * die.size_px
-        assert true_width(face, PARAMS) < 1.5 * die.size_px

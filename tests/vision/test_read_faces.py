@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.drawn import PIP_LAYOUT, SCHEMES, DrawnDie, blank, draw, draw_die
-from tests.vision.stored_trays import stored_tray
 from vision import InvalidParams, ReaderParams, read
 from vision import blobs as blobs_module
 from vision import faces as faces_module
@@ -26,8 +25,8 @@ from vision.pips import Pip, _colour_changes, find_pips, planes_of, to_gray
 from vision.render import render_tray, style_from_seed
 
 PARAMS = ReaderParams(use_detector=False, use_judge=False)
-"""The pip stages and the classifier, as these tests are about them (the fast path tried first
-is tests/vision/test_quick.py's, the judge tests/vision/test_judge.py's)."""
+"""The pip stages alone, as these tests are about them (the fast path tried first is
+tests/vision/test_quick.py's, the judge tests/vision/test_judge.py's)."""
 
 
 READERS = [
@@ -111,21 +110,25 @@ def test_a_row_of_touching_dice_is_read_die_by_die() -> None:
     assert values_at(frame) == sorted(values)
 
 
+STRADDLED = pytest.mark.xfail(
+    strict=True, reason="the reader as shipped reads one die (or none) across the two dice"
+)
+"""Touching dice the former stage 4 split again (`vision.straddle`) and the judge does not."""
+
+
 @pytest.mark.parametrize(
     ("value", "scheme", "width", "angle", "side"),
     [
-        (2, "white", 60, 0.0, 0.0),
-        (2, "black", 100, 0.0, 90.0),
-        (2, "blue", 60, 35.0, 90.0),
+        pytest.param(2, "white", 60, 0.0, 0.0, marks=STRADDLED),
+        pytest.param(2, "black", 100, 0.0, 90.0, marks=STRADDLED),
+        pytest.param(2, "blue", 60, 35.0, 90.0, marks=STRADDLED),
         (4, "white", 60, 20.0, 90.0),
-        (4, "black", 60, 35.0, 0.0),
+        pytest.param(4, "black", 60, 35.0, 0.0, marks=STRADDLED),
         (4, "ivory", 60, 35.0, 0.0),
         (6, "white", 60, 35.0, 0.0),
-        (6, "black", 100, 35.0, 0.0),
+        pytest.param(6, "black", 100, 35.0, 0.0, marks=STRADDLED),
         (6, "blue", 60, 35.0, 0.0),
-        # The face across them, looked at as wide as its grid, was a die the classifier could
-        # not read, and kept its count (`vision.verify._spread_pips`).
-        (4, "green", 30, 0.0, 0.0),
+        pytest.param(4, "green", 30, 0.0, 0.0, marks=STRADDLED),
         (6, "green", 60, 0.0, 0.0),
     ],
 )
@@ -133,8 +136,9 @@ def test_two_touching_dice_whose_inner_pips_make_a_face_are_two_dice(
     value: int, scheme: str, width: int, angle: float, side: float
 ) -> None:
     # Square to each other, edge on edge: the inner pips of two twos make a two across the
-    # edge they share, the inner columns of two fours a four, of two sixes a six. That face
-    # was read as the only die; the outer pips beside it were left unexplained.
+    # edge they share, the inner columns of two fours a four, of two sixes a six. The pip
+    # stages read that face as the only die, the outer pips beside it unexplained; the reader
+    # as shipped reads the two dice.
     along = math.radians(angle + side)
     dx, dy = 0.5 * width * math.cos(along), 0.5 * width * math.sin(along)
     frame = draw(
@@ -143,23 +147,7 @@ def test_two_touching_dice_whose_inner_pips_make_a_face_are_two_dice(
             DrawnDie(320 + dx, 240 + dy, width, value, angle, scheme),
         ]
     )
-    assert values_at(frame) == [value, value]
-
-
-def test_two_touching_twos_in_a_rendered_tray_are_two_dice() -> None:
-    # Synthetic seeds 9891 and 5043 of the accuracy benchmark: red twos 106 px wide and ivory
-    # twos 26 px wide, side by side, were read as one two between them.
-    for values, seed in (([1, 1, 2, 2, 2, 3], 9891), ([1, 2, 2, 2, 4, 6], 5043)):
-        assert sorted(read(render_tray(values, seed=seed).frame, PARAMS).values) == sorted(values)
-
-
-def test_a_one_beside_a_three_in_a_row_is_read() -> None:
-    # Throw 231 of the accuracy benchmark's rows (--in-a-row): the one's pip and the end pip of
-    # the three beside it were fitted as a two, which the classifier read as a three between
-    # them; the one was left out.
-    style = replace(style_from_seed(100_231), in_a_row=True)
-    tray = render_tray([3, 1], seed=100_231, style=style)
-    assert sorted(read(tray.frame, PARAMS).values) == [1, 3]
+    assert values_at(frame, ReaderParams()) == [value, value]
 
 
 def test_a_five_in_a_row_that_the_classifier_cannot_read_keeps_its_count() -> None:
@@ -333,30 +321,6 @@ def test_a_one_whose_pip_holds_a_glare_spot_is_read() -> None:
         assert read(render_tray([1], seed=seed).frame, PARAMS).values == (1,)
 
 
-def test_a_one_whose_glossy_pip_is_large_is_looked_at_as_wide_as_the_other_dice() -> None:
-    # Synthetic seed 782 of the accuracy benchmark: an ivory one 114 px wide among five dice,
-    # its dark pip 33 px across holding a glare spot, was looked at only 4.5 pips wide (150 px),
-    # where the classifier saw no die; at the other dice's width (113 px) it reads a one.
-    values = [1, 2, 3, 4, 5, 5]
-    assert sorted(read(render_tray([2, 4, 5, 5, 3, 1], seed=782).frame, PARAMS).values) == values
-
-
-def test_a_die_alone_beside_two_screw_heads_read_as_a_face_is_read_at_its_own_width() -> None:
-    # Synthetic seed 5086 of the accuracy benchmark: a yellow two 28 px wide, and two screw
-    # heads on the tray's rim fitted as a two 63 px wide. Both were looked at the median width
-    # (44 px) and rejected, and the search looked for dice 60 px wide: with no die read, each
-    # face is looked at its own width again.
-    assert read(render_tray([2], seed=5086).frame, PARAMS).values == (2,)
-
-
-def test_a_small_die_run_together_with_its_shadow_is_read() -> None:
-    # Synthetic seeds 4255 and 7236 of the accuracy benchmark: a green five 25 px wide and a
-    # blue six 26 px wide, each alone on a light tray, each run together with its shadow into
-    # one dark blob holding its light pips; the pips were dropped as the blob's glare.
-    assert read(render_tray([5], seed=4255).frame, PARAMS).values == (5,)
-    assert read(stored_tray([6], seed=7236), PARAMS).values == (6,)  # as OpenCV 5 draws it
-
-
 @pytest.mark.parametrize("scheme", ["black", "white", "blue-red"])
 @pytest.mark.parametrize("width", [140, 150])
 def test_a_one_on_a_die_150_px_wide_is_read(scheme: str, width: int) -> None:
@@ -366,113 +330,6 @@ def test_a_one_on_a_die_150_px_wide_is_read(scheme: str, width: int) -> None:
     frame = draw([DrawnDie(300, 230, width, 1, 20.0, scheme, pip_scale=1.6)])
     assert read(frame, ReaderParams(use_classifier=False)).values == (1,)
     assert read(frame, PARAMS).values == (1,)
-
-
-def test_two_ones_lying_side_by_side_are_not_read_as_a_two() -> None:
-    # Synthetic seed 1707 of the accuracy benchmark: two black ones with red pips, 23 px wide,
-    # side by side among a one, a five and a six; their pips fitted a two 39 px wide, which
-    # the classifier read surely. Seed 970: a two alone stays a two.
-    assert sorted(read(render_tray([1, 6, 1, 1, 5], seed=1707).frame, PARAMS).values) == [
-        1,
-        1,
-        1,
-        5,
-        6,
-    ]
-    assert read(render_tray([2], seed=970).frame, PARAMS).values == (2,)
-
-
-def test_a_one_far_narrower_than_the_dice_read_is_looked_at_as_narrow_as_its_pip_tells() -> None:
-    # Synthetic seeds 7496 and 9002 of the accuracy benchmark: a black one 27 px wide beside
-    # dice read 21 and 38 px wide, looked for at 38 px, and a swirled blue one 105 px wide among
-    # dice read 95 px wide, looked for at 95 px: the classifier saw no die at either.
-    assert sorted(read(render_tray([2, 1, 1], seed=7496).frame, PARAMS).values) == [1, 1, 2]
-    frame = render_tray([1, 3, 3, 1, 1, 2], seed=9002).frame
-    assert sorted(read(frame, PARAMS).values) == [1, 1, 1, 2, 3, 3]
-
-
-def test_a_die_whose_pips_faded_but_one_is_read_when_its_pip_is_like_the_dice_read() -> None:
-    # Synthetic seed 6104 of the accuracy benchmark: a smoky three 26 px wide, its pip at the
-    # centre alone found, was dropped as a speck read as pips. Seed 9284: a speck among dice
-    # twice as wide, read as a five, is still no die.
-    assert sorted(read(render_tray([3, 4, 2, 2, 2], seed=6104).frame, PARAMS).values) == [
-        2,
-        2,
-        2,
-        3,
-        4,
-    ]
-    assert sorted(read(render_tray([2, 4, 1], seed=9284).frame, PARAMS).values) == [1, 2, 4]
-
-
-def test_a_die_whose_pips_are_more_elongated_than_the_dice_read_is_read_far_from_them() -> None:
-    # Synthetic seeds 2822 and 9435 of the accuracy benchmark: a swirled red two beside a five,
-    # and a smoky one among four dice; their pips, drawn unevenly, were more elongated than the
-    # search looks around, so no die was looked for there.
-    # The frames as OpenCV 5 draws them (tests.vision.stored_trays).
-    assert sorted(read(stored_tray([2, 5], seed=2822), PARAMS).values) == [2, 5]
-    assert sorted(read(stored_tray([1, 4, 5, 2, 2], seed=9435), PARAMS).values) == [
-        1,
-        2,
-        2,
-        4,
-        5,
-    ]
-
-
-def test_a_die_alone_not_read_at_the_width_of_its_face_is_read_at_the_width_its_pips_tell() -> None:
-    # Synthetic seed 9106 of the accuracy benchmark: a swirled red five 25 px wide, its face
-    # fitted 37 px wide, was seen and not read.
-    assert read(render_tray([5], seed=9106).frame, PARAMS).values == (5,)
-
-
-def test_a_die_not_read_is_read_narrower() -> None:
-    # Synthetic seed 1311 of the accuracy benchmark: a swirled red five 30 px wide touching a
-    # black six, seen 39 px wide, was not read there nor wider (the six is still missed).
-    # Seed 8860: an ivory six 36 px wide, tilted, its side showing, was not read at 30 px.
-    # The frames as OpenCV 5 draws them (tests.vision.stored_trays).
-    assert 5 in read(stored_tray([5, 6], seed=1311), PARAMS).values
-    assert sorted(read(stored_tray([3, 6, 1, 5], seed=8860), PARAMS).values) == [1, 3, 5, 6]
-
-
-def test_a_die_read_unsurely_at_the_width_of_its_face_is_read_at_its_own() -> None:
-    # Synthetic seeds 4064 and 1953 of the accuracy benchmark: a swirled blue five 70 px wide
-    # and a swirled red five 38 px wide, alone, their faces fitted 50 and 45 px wide, were read
-    # unsurely as fours (0.27, 0.32) there. Seed 5669: a gold one 135 px wide, its small pip
-    # fitted with a swirl into a two 77 px wide (0.4). Seed 1624: a swirled blue four 83 px
-    # wide read 63 px wide as a five (0.72).
-    assert read(render_tray([5], seed=4064).frame, PARAMS).values == (5,)
-    assert read(render_tray([5], seed=1953).frame, PARAMS).values == (5,)
-    assert read(render_tray([1], seed=5669).frame, PARAMS).values == (1,)
-    assert sorted(read(render_tray([3, 4], seed=1624).frame, PARAMS).values) == [3, 4]
-    # Seed 4763: a blurred gold two 22 px wide found by the search 28 px wide as a one (0.42).
-    assert sorted(read(render_tray([2, 5, 4, 2], seed=4763).frame, PARAMS).values) == [2, 2, 4, 5]
-
-
-def test_a_six_looked_around_a_corner_pip_is_looked_at_again_where_its_crop_points() -> None:
-    # Synthetic seed 9305 of the accuracy benchmark: a smoky six 30 px wide touching two fives,
-    # looked at 11 px below its centre (where the first crop around a pip had pointed), read no
-    # die there; that crop pointed on to its centre.
-    tray = render_tray([5, 1, 5, 6, 4, 2], seed=9305)
-    assert sorted(read(tray.frame, PARAMS).values) == [1, 2, 4, 5, 5, 6]
-
-
-def test_a_one_far_wider_than_the_faces_read_is_looked_at_its_own_width() -> None:
-    # Synthetic seed 3408 of the accuracy benchmark: a black one 162 px wide, its red pip 37 px
-    # across, beside a six and a three whose grids told 109 px; looked at 109 px and narrower,
-    # the classifier saw no die. Seed 1664: a red one read at 37 px is not read twice.
-    assert sorted(read(render_tray([1, 6, 3], seed=3408).frame, PARAMS).values) == [1, 3, 6]
-    frame = render_tray([5, 5, 4, 5, 2, 1], seed=1664).frame
-    assert sorted(read(frame, PARAMS).values) == [1, 2, 4, 5, 5, 5]
-
-
-def test_a_die_the_classifier_doubts_at_the_width_looked_is_read() -> None:
-    # Synthetic seeds 9738, 6744 and 7509 of the accuracy benchmark: a pearl one 132 px wide
-    # alone on a wooden tray, looked for at the width its large pip suggests (183 px), a black
-    # one 118 px wide on a dark tray beside a two and a three, looked for at theirs (131 px),
-    # and a gold two 109 px wide beside fives and sixes, looked for at 129 px.
-    for values, seed in (([1], 9738), ([2, 1, 3], 6744), ([5, 6, 5, 6, 2, 5], 7509)):
-        assert sorted(read(render_tray(values, seed=seed).frame, PARAMS).values) == sorted(values)
 
 
 @pytest.mark.parametrize("scheme", ["white", "red"])
@@ -513,13 +370,6 @@ def test_a_column_of_touching_pips_in_a_blob_split_again_is_cut_into_pips() -> N
         (46, 40),
         (46, 47),
     ]
-
-
-def test_a_small_six_seen_whole_as_one_blob_is_read() -> None:
-    # Synthetic seeds 4449 and 9935 of the accuracy benchmark: a blue six 22 px wide and a
-    # purple one 25 px wide, alone on their trays, their pips touching in columns.
-    for seed in (4449, 9935):
-        assert read(render_tray([6], seed=seed).frame, PARAMS).values == (6,)
 
 
 def test_a_one_far_larger_than_the_pips_of_the_dice_read_is_no_die(
