@@ -64,15 +64,16 @@ def _photo(folder: str, name: str) -> np.ndarray:
 
 def test_a_one_read_at_the_frames_width_is_not_read_again_narrower() -> None:
     # matteop65-wood dice_38 resized by 1.5: four ones about 60 px wide. One of them, read at
-    # 48 px, read surer as narrow as its pip tells (32 px), made the width the search looked
-    # at again narrower, and a false two was found (`vision.search`).
+    # 48 px, read surer as narrow as its pip tells (32 px), made the width the former stage 4
+    # searched at narrower, and a false two was found (training/README.md, "What stage 4 was
+    # tuned on").
     frame = _photo("matteop65-wood", "dice_38.jpg")
     assert read(resized(frame, 1.5)).values == (1, 1, 1, 1)
 
 
 def test_an_elongated_symbol_far_from_the_dice_is_not_read_as_a_die_unsurely() -> None:
     # matteop65-wood four_9: a four on a desk beside a keyboard. A key's lit symbol, far from
-    # the four and more elongated than its pips, looked around as a pip (`vision.search`), was
-    # a one to the classifier, read 0.92.
+    # the four and more elongated than its pips, looked around as a pip by the former stage 4,
+    # was a one to the classifier, read 0.92.
     frame = _photo("matteop65-wood", "four_9.jpg")
     assert read(frame).values == (4,)
