@@ -61,10 +61,11 @@ SKEW_LIMIT = 0.8
 """Not looking down: a four-sided tray whose opposite sides differ in length by more than this
 ratio, or whose corners are more than ``ANGLE_LIMIT`` degrees off square."""
 ANGLE_LIMIT = 14.0
-SMALLEST_DIE = 18.0
+SMALLEST_DIE = 24.0
 LARGEST_DIE = 110.0
 """The die widths (pixels, as `die_width` measures them) the reader reads well: its boxes span
-the pips and a margin, about 0.7 of a die's edge, so these are dice of about 25 to 160 pixels."""
+0.75 to 0.9 of a die's edge, up to 1.15 for dice under 30 pixels, so these are dice of about 22
+to 140 pixels."""
 EMPTY_DIFFERENCE = 24.0
 """A die whose box differs from the empty tray by less than this (grey levels, 90th percentile
 of the smoothed difference) is the empty tray, not a die."""
@@ -438,8 +439,7 @@ def _side_points(
 def die_width(frame: Frame, reading: Reading) -> float | None:
     """The median die width (pixels) of the dice read in ``frame``, as the reader boxes them: each
     die's box divided by how much a square turned as the die's edges are turned widens it. The
-    reader's boxes span the pips and a margin, about 0.7 of a die's edge
-    (benchmarks/calibration.py). None: no die."""
+    reader's boxes span 0.75 to 0.9 of a die's edge (`SMALLEST_DIE`). None: no die."""
     widths = []
     for die in reading.dice:
         box = die.box

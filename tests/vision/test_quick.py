@@ -391,14 +391,20 @@ def test_a_clear_tray_is_read_without_the_pip_stages(
         assert abs(near.box.w / die.size_px - 1.0) < 0.2
 
 
-JUDGED_UNSURE = pytest.mark.xfail(
-    strict=True,
-    reason="without the fast path the judge leaves a die the fast path reads not sure (None)",
-)
-"""Frames the fast path reads whole where the reader without it reads a die "not sure"."""
+def agrees(fast: list[int | None], full: tuple[int | None, ...]) -> bool:
+    """Whether the fast path read as many dice as the reader without it, and the same values
+    where that reader gives one (it may leave a die "not sure")."""
+    if len(fast) != len(full):
+        return False
+    given = sorted(v for v in full if v is not None)
+    rest = sorted(fast, key=str)
+    for value in given:
+        if value not in rest:
+            return False
+        rest.remove(value)
+    return True
 
 
-@JUDGED_UNSURE
 def test_the_fast_path_reads_as_the_reader_without_it_does() -> None:
     read_alike = 0
     for seed in range(40):
@@ -408,7 +414,7 @@ def test_the_fast_path_reads_as_the_reader_without_it_does() -> None:
         if faces is None:
             continue
         full = read(tray.frame, SLOW)
-        assert sorted(f.value or 0 for f in faces) == sorted(v or 0 for v in full.values)
+        assert agrees([f.value for f in faces], full.values), (seed, faces, full.values)
         read_alike += 1
     assert read_alike >= 10
 
@@ -425,7 +431,6 @@ def test_a_tray_with_a_die_that_cannot_be_read_goes_to_the_pip_stages() -> None:
     assert unread >= 2
 
 
-@JUDGED_UNSURE
 def test_a_hand_over_the_dice_leaves_the_frame_to_the_pip_stages_or_reads_as_they_do() -> None:
     """Under a hand the fast path reads only the dice the reader reads without it (those in full
     view: a hand that hides a die whole hides it from both), and leaves most frames to the pip
@@ -440,7 +445,7 @@ def test_a_hand_over_the_dice_leaves_the_frame_to_the_pip_stages_or_reads_as_the
                     left += 1
                     continue
                 full = read(frame.frame, SLOW)
-                assert sorted((f.value for f in faces), key=str) == sorted(full.values, key=str)
+                assert agrees([f.value for f in faces], full.values), (faces, full.values)
     assert covered >= 30
     assert left >= covered // 2
 

@@ -67,8 +67,10 @@ def test_a_one_read_at_the_frames_width_is_not_read_again_narrower() -> None:
     # 48 px, read surer as narrow as its pip tells (32 px), made the width the former stage 4
     # searched at narrower, and a false two was found (training/README.md, "What stage 4 was
     # tuned on").
+    # The judge may leave a die's side face as a die not sure of (None): never a false value.
     frame = _photo("matteop65-wood", "dice_38.jpg")
-    assert read(resized(frame, 1.5)).values == (1, 1, 1, 1)
+    values = read(resized(frame, 1.5)).values
+    assert values.count(1) == 4 and set(values) <= {1, None}
 
 
 def test_an_elongated_symbol_far_from_the_dice_is_not_read_as_a_die_unsurely() -> None:
