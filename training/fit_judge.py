@@ -3,7 +3,7 @@ the labelled photos and in rendered trays, choose the value threshold there, and
 judge does on the held-out part beside the reader without it.
 
 Usage: .venv/bin/python training/fit_judge.py [--out vision/judge.json] [--silent 0.01]
-           [--network vision/judge_cnn.onnx] [--synthetic 600] [--evidence F.pkl]
+           [--network vision/judge_cnn.onnx] [--synthetic 1000] [--evidence F.pkl]
 
 Each photo of every folder in ../shared/datasets, and ``--synthetic`` rendered trays, are read by
 the stages before the judge (`vision.reader.candidates_of`, on the working copy as the reader reads
@@ -31,7 +31,7 @@ import sys
 import zlib
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -61,7 +61,7 @@ from vision.judge import (
 from vision.network import read_onnx
 from vision.params import ReaderParams
 from vision.reader import candidates_of, die_reading, scaled, working_copy
-from vision.render import render_tray
+from vision.render import UNUSUAL_SCHEMES, render_tray, style_from_seed
 from vision.types import Frame, Reading
 from vision.validate import check_frame
 
@@ -70,6 +70,10 @@ THRESHOLDS = np.round(np.arange(0.5, 0.996, 0.005), 3)
 FOLDS = 5
 """The training photos fall in this many folds by original photo (`fold_of`): the value threshold
 is chosen on each fold as models fitted on the others decide it (`out_of_fold`)."""
+UNUSUAL_EVERY = 4
+"""Of every this many pairs of rendered trays, one holds dice of an unusual scheme too
+(`UNUSUAL_SCHEMES`): an emblem in place of a six's pips is labelled "not sure" (never to be read
+as a value)."""
 SYNTHETIC_SEEDS = 50_000
 """The rendered trays' seeds (apart from the benchmarks')."""
 REACH, NARROWEST = 0.4, 0.4
@@ -120,14 +124,23 @@ def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
     """Every labelled photo and ``synthetic`` rendered trays (every other one held out), read."""
     photos = []
     rng = random.Random(SYNTHETIC_SEEDS)
+    unusual = sorted(UNUSUAL_SCHEMES)
     for n in range(synthetic):
         values = [rng.randint(1, 6) for _ in range(rng.randint(1, 8))]
-        tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
+        seed = SYNTHETIC_SEEDS + n
+        style = style_from_seed(seed)
+        if n // 2 % UNUSUAL_EVERY == UNUSUAL_EVERY - 1:  # a training tray and a held-out one
+            name = unusual[n // (2 * UNUSUAL_EVERY) % len(unusual)]
+            style = replace(style, schemes=(*style.schemes, name))
+        tray = render_tray(values, seed=seed, style=style)
         factor, found, looks = read_before_judge(tray.frame, network)
         names: tuple[str, ...] = ("synthetic",)
         if n % 2:
             names += ("synthetic, held out",)
-        labels = tuple(rendered_labels(tray.dice))
+        labels = tuple(
+            replace(label, value=die.readable_value)
+            for die, label in zip(tray.dice, rendered_labels(tray.dice), strict=True)
+        )
         original = f"synthetic/{n}"
         photos.append(
             Photo(names, original, n % 2 == 0, factor, tuple(found), tuple(looks), labels)
@@ -181,9 +194,9 @@ def evidence(photos: Sequence[Photo]) -> dict[str, npt.NDArray[np.float64]]:
             die_x.append(die_evidence(index, photo.found, photo.looks, context))
             die_y.append(float(label is not None))
             die_w.append(weight)
-            if label is None or label.value is None:
+            if label is None:
                 continue
-            for value in values_in_question(candidate.face, look):
+            for value in values_in_question(candidate.face, look):  # none right: "not sure"
                 value_x.append(value_evidence(candidate, look, value, context))
                 value_y.append(float(value == label.value))
                 value_w.append(weight)
@@ -297,7 +310,7 @@ def main() -> int:
     parser.add_argument("--silent", type=float, default=0.01)
     parser.add_argument("--least-die", type=float, default=0.5)
     parser.add_argument("--least-value", type=float, help="the value threshold, not chosen")
-    parser.add_argument("--synthetic", type=int, default=600)
+    parser.add_argument("--synthetic", type=int, default=1000)
     parser.add_argument("--evidence", type=Path, default=Path("/tmp/judge-evidence.pkl"))
     args = parser.parse_args()
     cv2.setNumThreads(1)

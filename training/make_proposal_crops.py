@@ -13,7 +13,12 @@ rendered trays, every proposal at least 0.15 strong is cut:
 - a labelled die no proposal found gives two crops at its box's side (not for matteop65-wood,
   whose boxes are the top face's, not the die's).
 
-Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--seed 5]
+``--unusual`` more rendered trays each hold dice of an unusual scheme (`UNUSUAL_SCHEMES`: an emblem
+in place of the six's pips, gold or red pips) beside the tray's own: an emblem is "unreadable",
+never a value (`class_of`).
+
+Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
+           [--no-photos] [--seed 5]
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -32,7 +38,7 @@ from training.split import is_training
 from vision.crops import die_crop, pyramid_of
 from vision.detect import detect_scales
 from vision.evaluation import resized
-from vision.render import render_tray
+from vision.render import UNUSUAL_SCHEMES, RenderedDie, render_tray, style_from_seed
 from vision.types import Frame
 
 LEAST = 0.15
@@ -43,6 +49,8 @@ TOP_FACE_BOXES = ("matteop65-wood",)
 """Folders whose label boxes hold only the top face (their side is no die's width)."""
 SYNTHETIC_SEEDS = 900_000
 """The rendered trays' seeds (apart from the benchmarks')."""
+UNUSUAL_SEEDS = 950_000
+"""The seeds of the rendered trays with dice of an unusual scheme (`UNUSUAL_SCHEMES`)."""
 
 Die = tuple[float, float, float | None, int]
 """A labelled die: centre x, y, its box's side (None: not a die's width) and class."""
@@ -89,16 +97,26 @@ def cut(
                 sink.add(crop, cls, (0.0, 0.0), source)
 
 
+def class_of(die: RenderedDie) -> int:
+    """A rendered die's class: the value a reader may give it (`RenderedDie.readable_value`),
+    else unreadable (a cocked die, an emblem in place of a six's pips)."""
+    return die.readable_value or UNREADABLE
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--synthetic", type=int, default=2500, help="rendered trays")
+    parser.add_argument(
+        "--unusual", type=int, default=800, help="rendered trays with dice of an unusual scheme"
+    )
+    parser.add_argument("--no-photos", action="store_true", help="cut no labelled photos")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     sink = Sink()
-    for source, folder in enumerate(labelled_folders(), start=1):
+    for source, folder in enumerate([] if args.no_photos else labelled_folders(), start=1):
         photos = 0
         for image, photo, labels in labelled_photos(folder):
             if not is_training(f"{folder.name}/{image}"):
@@ -127,6 +145,16 @@ def main() -> int:
         dice = [(*d.center, float(d.size_px), int(d.value or UNREADABLE)) for d in tray.dice]
         cut(tray.frame, dice, rng, sink, 0)
     print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
+    unusual = sorted(UNUSUAL_SCHEMES)
+    for n in range(args.unusual):
+        seed = UNUSUAL_SEEDS + n
+        style = style_from_seed(seed)
+        style = replace(style, schemes=(*style.schemes, unusual[n % len(unusual)]))
+        values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 9)))]
+        tray = render_tray(values, seed=seed, style=style)
+        dice = [(*d.center, float(d.size_px), class_of(d)) for d in tray.dice]
+        cut(tray.frame, dice, rng, sink, 0)
+    print(f"  unusual schemes: {args.unusual} trays, {len(sink.crops)} crops", flush=True)
     sink.save(args.out)
     print(f"{len(sink.crops)} crops -> {args.out}, by class {np.bincount(sink.classes).tolist()}")
     return 0

@@ -47,6 +47,15 @@ class RenderedDie:
     is_moving: bool = False
     is_covered: bool = False
 
+    @property
+    def readable_value(self) -> int | None:
+        """The value a reader may give this die: its value, or None when it cannot be read
+        honestly or its scheme shows an emblem in place of the six's pips (a reader that never
+        learnt the emblem must not guess it)."""
+        if self.value == 6 and scheme_named(self.scheme).emblem:
+            return None
+        return self.value
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedTray:
