@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -67,16 +66,6 @@ class Pip:
     plane: int = 0
 
 
-class PipsFound(NamedTuple):
-    """The pip candidates of a frame (`find_pips`), and the dark blobs left out of them as dice
-    holding their one (`_drop_faces_seen_as_pips`) whose light spot may be a glare instead: a
-    large pip of a glossy one lit from the side holds a glare spot as far off its centre as a
-    dark die holds its one pip, and the pip stages cannot tell them apart."""
-
-    pips: tuple[Pip, ...]
-    spotted: tuple[Pip, ...]
-
-
 def to_gray(frame: Frame) -> npt.NDArray[np.uint8]:
     """The frame in grey levels."""
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
@@ -90,9 +79,8 @@ def find_pips(
     *,
     smooth: Frame | None = None,
     smooth_planes: npt.NDArray[np.float32] | None = None,
-) -> PipsFound:
-    """Every pip candidate in the frame, the strongest first, without duplicates across scales
-    (and the dark blobs each holding a light spot that may be a glare or a pip: `PipsFound`).
+) -> tuple[Pip, ...]:
+    """Every pip candidate in the frame, the strongest first, without duplicates across scales.
 
     Pips are looked for in grey levels and then, where none was found, in the red channel (red,
     yellow or white pips on blue, green or black dice can have the grey level of their face).
@@ -124,11 +112,11 @@ def find_pips(
             for k in kept
         ):
             kept.append(pip)
-    kept, spotted = _drop_faces_seen_as_pips(kept)
+    kept = _drop_faces_seen_as_pips(kept)
     kept.sort(key=lambda p: p.contrast * p.circularity, reverse=True)
     if debug is not None:
         debug("pips", draw_pips(frame, kept))
-    return PipsFound(tuple(kept), tuple(spotted))
+    return tuple(kept)
 
 
 def _is_colourful(
@@ -326,7 +314,7 @@ def _measure(
     return size, elongation, region_shape(mu20, mu11, mu02)
 
 
-def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
+def _drop_faces_seen_as_pips(pips: list[Pip]) -> list[Pip]:
     """Drop a candidate that contains candidates of the other polarity: that is a die face (a
     white die on a dark table looks like one big light blob), not a pip. One small spot off the
     centre is rather a glare on a glossy pip (`is_glare_spot`), and the glare is dropped
@@ -335,11 +323,8 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
     synthetic seed 4255). A spot only a little off the centre may be either a die's one pip or
     a glare; it is a glare when a spot off a pip of the same die (alike and close by) leans the
     same way (one light makes every glare lean alike), else it stays a one. Whole dice seen as
-    blobs lean alike too (their shadows), but lie farther apart. Returned: the candidates kept,
-    and the dark blobs dropped as dice holding a light spot that may yet be a glare (the pip of
-    a one has no sibling)."""
+    blobs lean alike too (their shadows), but lie farther apart. Returned: the candidates kept."""
     dropped: set[int] = set()
-    spotted: list[Pip] = []
     leaning: list[tuple[int, list[int], float, bool]] = []
     for index, pip in enumerate(pips):
         radius = pip.diameter / 2.0
@@ -369,9 +354,7 @@ def _drop_faces_seen_as_pips(pips: list[Pip]) -> tuple[list[Pip], list[Pip]]:
             dropped.update(inner)
         else:
             dropped.add(index)
-            if pips[index].is_dark:  # glare is light
-                spotted.append(pips[index])
-    return [pip for index, pip in enumerate(pips) if index not in dropped], spotted
+    return [pip for index, pip in enumerate(pips) if index not in dropped]
 
 
 def is_glare_spot(pip: Pip, spots: list[Pip]) -> bool:

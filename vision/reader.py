@@ -49,13 +49,11 @@ DEFAULT_PARAMS = ReaderParams()
 
 
 class PipFaces(NamedTuple):
-    """What the pip stages found in a frame: the pip candidates, the faces (and unread dice)
-    they form, and the dark blobs left out as dice holding their one whose spot may be a glare
-    (`vision.pips.PipsFound`)."""
+    """What the pip stages found in a frame: the pip candidates, and the faces (and unread dice)
+    they form."""
 
     pips: tuple[Pip, ...]
     faces: list[Face]
-    spotted: tuple[Pip, ...]
 
 
 def read(
@@ -139,7 +137,7 @@ def candidates_of(
     quick = quick_faces(pyramid, params) if params.use_detector else None
     if quick is not None:
         return [Candidate(face, 0.0) for face in quick]
-    pips, faces, _ = find_pip_faces(frame, params, debug)
+    pips, faces = find_pip_faces(frame, params, debug)
     proposals = detect_scales(pyramid, LEAST_STRENGTH)
     return candidates(faces, proposals, params.die_width_per_spacing, pips)
 
@@ -152,13 +150,11 @@ def find_pip_faces(
     gray = to_gray(frame)
     smooth = np.asarray(cv2.GaussianBlur(frame, (3, 3), 0), dtype=np.uint8)
     smooth_planes = planes_of(smooth)
-    pips, spotted = find_pips(
-        frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes
-    )
+    pips = find_pips(frame, gray, params, debug, smooth=smooth, smooth_planes=smooth_planes)
     faces = find_faces(pips, smooth_planes, smooth, params)
     if params.report_unread:
         faces += unread_dice(pips, faces, compatible_pips(pips, params), params)
-    return PipFaces(pips, faces, spotted)
+    return PipFaces(pips, faces)
 
 
 def die_reading(face: Face, width: int, height: int, params: ReaderParams) -> DieReading:
