@@ -176,4 +176,3 @@ def _too_large(foreground: npt.NDArray[np.uint8], largest: float) -> npt.NDArray
     too_large = stats[:, cv2.CC_STAT_AREA] > largest
     too_large[0] = False
     return np.asarray(too_large[labels]) if too_large.any() else None
-

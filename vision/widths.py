@@ -69,4 +69,3 @@ def width_of(face: Face, width: float, params: ReaderParams) -> float:
 def are_alike(a: float, b: float) -> bool:
     """Whether two die widths are one width to the classifier."""
     return max(a, b) < _LIKE_WIDTHS * min(a, b)
-

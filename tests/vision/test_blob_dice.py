@@ -85,4 +85,3 @@ def test_a_blob_die_takes_the_width_the_classifier_is_surer_of(
     kept, dice = without_faces_of_dice(blank_pyramid(), pips, [one], PARAMS)
     assert kept == []
     assert dice == [BlobDie(200.0, 200.0, 0.7 * 40.0)]
-

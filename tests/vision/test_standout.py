@@ -144,4 +144,3 @@ def test_a_pile_of_dice_too_large_for_a_die_falls_apart_without_the_dice_read() 
     points = standing_out(pyramid, WIDTH, _never_taken, params, read)
     assert points, "the die left unread was not proposed"
     assert all(math.hypot(x - unread.x, y - unread.y) < 0.3 * WIDTH for x, y in points), points
-
