@@ -272,7 +272,7 @@ def looks_at(
         moved = MOVED[0] < math.hypot(dx, dy) < MOVED[1]
         if moved:
             face = replace(face, x=face.x + dx * face.width, y=face.y + dy * face.width)
-            candidate = Candidate(face, candidate.strength)
+            candidate = replace(candidate, face=face)
         placed.append(candidate)
         angles = LOOKS if moved else LOOKS[1:]
         crops += [die_crop(pyramid, (face.x, face.y), face.width, angle) for angle in angles]

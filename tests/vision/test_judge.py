@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -26,6 +27,7 @@ from vision.judge import (
     decide,
     judge,
     judge_classifier,
+    looks_at,
     shipped_model,
     value_evidence,
     values_in_question,
@@ -99,6 +101,9 @@ def test_a_candidate_off_the_die_centre_is_moved_there_and_looked_at_again() -> 
     (judged,) = judge(pyramid_of(FLAT), [face(40, 3)], classifier, model())
     assert judged.x == pytest.approx(40 + 0.3 * 30.0) and judged.value == 3
     assert classifier.calls == [1, len(LOOKS)]  # the upright look again where the die lies
+    seen = replace(face(40, 3, strength=0.6), pips_on=3, elongation=1.3)
+    (placed,), _ = looks_at(pyramid_of(FLAT), [seen], StandIn({3: 0.95}, offset=(0.3, 0.0)))
+    assert placed == replace(seen, face=replace(seen.face, x=40 + 0.3 * 30.0))  # all else kept
     far = StandIn({3: 0.95}, offset=(0.9, 0.0))  # that look saw another die: not moved
     assert [f.x for f in judge(pyramid_of(FLAT), [face(40, 3)], far, model())] == [40]
 

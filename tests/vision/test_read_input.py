@@ -97,11 +97,12 @@ def test_a_frame_of_many_megapixels_is_read_shrunk_and_its_dice_placed_in_it() -
     assert working_copy(tray.frame) == (tray.frame, 1.0)
     reading = read(big)
     small = read(tray.frame)
-    assert (
-        reading.values
-        == small.values
-        == tuple(d.value for d in sorted(tray.dice, key=lambda d: (d.center[1], d.center[0])))
-    )
+    thrown = tuple(d.value for d in sorted(tray.dice, key=lambda d: (d.center[1], d.center[0])))
+    assert small.values == thrown
+    # Resampled twice, a die may be read "not sure" (None), never another value.
+    assert len(reading.values) == len(thrown)
+    assert all(v in (t, None) for v, t in zip(reading.values, thrown, strict=True))
+    assert sum(v is None for v in reading.values) <= 1
     factor = 4000 / tray.frame.shape[1]
     for die, seen in zip(reading.dice, small.dice, strict=True):
         assert abs(die.center[0] - factor * seen.center[0]) < 0.2 * factor * seen.box.w
