@@ -30,6 +30,7 @@ STORED: tuple[tuple[int, tuple[int, ...]], ...] = (
     (9435, (1, 4, 5, 2, 2)),
     (1311, (5, 6)),
     (8860, (3, 6, 1, 5)),
+    (5358, (3, 2, 1)),
 )
 """(seed, values) of the stored trays, each rendered by ``render_tray(values, seed=seed)``."""
 
