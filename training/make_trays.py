@@ -31,9 +31,8 @@ import numpy as np
 from benchmarks.vision_accuracy import labelled_photos
 from training.split import is_training
 from vision.crops import pyramid_of
-from vision.judge import judge, judge_classifier, shipped_model
 from vision.params import ReaderParams
-from vision.reader import candidates_of
+from vision.reader import read_faces
 from vision.render import PRESETS, render_tray, style_from_seed, style_like
 from vision.widths import true_width
 
@@ -112,10 +111,9 @@ def real(held_out: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
 
 def photo_widths(photo: np.ndarray) -> list[tuple[float, float, float]]:
     """The centre and width (edge to edge, `vision.widths.true_width`) of every die the reader's
-    judge keeps in a photo (read whole, not shrunk), as `vision.reader.read` finds them: the fast
-    path's dice, or the pip stages' faces and the detector's proposals, weighed by the judge."""
-    pyramid = pyramid_of(photo)
-    faces = judge(pyramid, candidates_of(photo, pyramid, PARAMS), judge_classifier, shipped_model())
+    judge keeps in a photo (read whole, not shrunk), as `vision.reader.read` finds them
+    (`vision.reader.read_faces`)."""
+    faces = read_faces(photo, pyramid_of(photo), PARAMS)
     return [(f.x, f.y, true_width(f, PARAMS)) for f in faces]
 
 

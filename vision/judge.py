@@ -266,23 +266,23 @@ def looks_at(
         return [], []
     first = classifier([die_crop(pyramid, (c.face.x, c.face.y), c.face.width) for c in found])
     placed: list[Candidate] = []
+    moved: list[bool] = []
     crops: list[Frame] = []
     for candidate, verdict in zip(found, first, strict=True):
         face, (dx, dy) = candidate.face, verdict.offset
-        moved = MOVED[0] < math.hypot(dx, dy) < MOVED[1]
-        if moved:
+        moved.append(MOVED[0] < math.hypot(dx, dy) < MOVED[1])
+        if moved[-1]:
             face = replace(face, x=face.x + dx * face.width, y=face.y + dy * face.width)
             candidate = replace(candidate, face=face)
         placed.append(candidate)
-        angles = LOOKS if moved else LOOKS[1:]
+        angles = LOOKS if moved[-1] else LOOKS[1:]
         crops += [die_crop(pyramid, (face.x, face.y), face.width, angle) for angle in angles]
     verdicts = iter(classifier(crops) if crops else [])
     looks = []
-    for candidate, verdict, old in zip(placed, first, found, strict=True):
-        moved = candidate is not old
+    for verdict, again in zip(first, moved, strict=True):
         seen = (
             [next(verdicts) for _ in LOOKS]
-            if moved
+            if again
             else [verdict, *(next(verdicts) for _ in LOOKS[1:])]
         )
         p = np.array([v.probabilities for v in seen], dtype=np.float64)
@@ -450,8 +450,6 @@ def judge(
 ) -> list[Face]:
     """The dice among the candidates as the judge decides them (`decide`), ``classifier``
     looking at each (`looks_at`)."""
-    if not found:
-        return []
     placed, looks = looks_at(pyramid, found, classifier)
     return decide(placed, looks, model)
 

@@ -69,11 +69,7 @@ def read(
     frame = check_frame(frame)
     working, factor = working_copy(frame)
     pyramid = pyramid_of(working) if params.use_classifier else None
-    if pyramid and params.use_judge:
-        found = candidates_of(working, pyramid, params, debug)
-        faces = judge(pyramid, found, judge_classifier, shipped_model())
-    else:
-        faces = stage_faces(working, pyramid, params, debug)
+    faces = read_faces(working, pyramid, params, debug)
     if factor != 1.0:
         faces = [scaled(face, 1.0 / factor) for face in faces]
     height, width = frame.shape[:2]
@@ -114,6 +110,18 @@ def scaled(face: Face, factor: float) -> Face:
         v=(face.v[0] * factor, face.v[1] * factor),
         width=face.width * factor,
     )
+
+
+def read_faces(
+    frame: Frame, pyramid: Pyramid | None, params: ReaderParams, debug: Debug | None = None
+) -> list[Face]:
+    """The dice of a checked frame (whose pyramid is ``pyramid``, or ``None`` without the
+    classifier) as faces in its pixels: the judge's decision on the candidates (`candidates_of`),
+    or with ``use_judge`` off (or no classifier) the stages' faces as they are (`stage_faces`)."""
+    if pyramid and params.use_judge:
+        found = candidates_of(frame, pyramid, params, debug)
+        return judge(pyramid, found, judge_classifier, shipped_model())
+    return stage_faces(frame, pyramid, params, debug)
 
 
 def stage_faces(
