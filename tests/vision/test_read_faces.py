@@ -43,9 +43,8 @@ NOT_SURE = frozenset({("black", 2), ("white", 5, 6, 0.0)})
 never another value."""
 
 
-def right_or_not_sure(read: Sequence[int | None], thrown: Sequence[int]) -> bool:
-    """Whether ``read`` (sorted as `values_at` sorts) holds a die for each of ``thrown``, each
-    right or None."""
+def right_or_not_sure(read: Sequence[int | None], thrown: Sequence[int | None]) -> bool:
+    """Whether ``read`` holds a die for each of ``thrown`` (in any order), each right or None."""
     given = sorted(v for v in read if v is not None)
     return len(read) == len(thrown) and all(given.count(v) <= thrown.count(v) for v in given)
 
