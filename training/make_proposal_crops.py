@@ -142,7 +142,7 @@ def main() -> int:
             for _ in range(int(rng.integers(1, 9)))
         ]
         tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
-        dice = [(*d.center, float(d.size_px), int(d.value or UNREADABLE)) for d in tray.dice]
+        dice = [(*d.center, float(d.size_px), class_of(d)) for d in tray.dice]
         cut(tray.frame, dice, rng, sink, 0)
     print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
     unusual = sorted(UNUSUAL_SCHEMES)
