@@ -67,9 +67,15 @@ def resized(frame: Frame, factor: float) -> Frame:
 
 
 def rendered_labels(dice: Iterable[RenderedDie]) -> list[LabelledDie]:
-    """Labels for rendered dice: each die's top face (where the pips are) as its box."""
+    """Labels for rendered dice as the real datasets draw them: each die's top face (where the
+    pips are) as its box, its value as the label; from an oblique camera the box is as wide and
+    as tall as that face looks (`RenderedDie.face_bounds`: side faces left out, as in rune55's
+    oblique photos), else a square its side long."""
     labels = []
     for die in dice:
+        if die.face_bounds is not None:
+            labels.append(LabelledDie(*die.face_bounds, die.value))
+            continue
         (cx, cy), half = die.center, die.size_px / 2
         labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, die.value))
     return labels

@@ -52,12 +52,17 @@ def top_face(die: RenderedDie, shrink: float = 0.0) -> np.ndarray:
 
 
 def count_pips(
-    tray: RenderedTray, die: RenderedDie, pip: tuple[int, int, int], body: tuple[int, int, int]
+    tray: RenderedTray,
+    die: RenderedDie,
+    pip: tuple[int, int, int],
+    body: tuple[int, int, int],
+    shrink: float = 0.12,
 ) -> int:
-    """Count the blobs on a die's top face whose colour is nearer the pip colour than the body's."""
+    """Count the blobs on a die's top face (shrunk by ``shrink``) whose colour is nearer the pip
+    colour than the body's."""
     h, w = tray.frame.shape[:2]
     mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(top_face(die, 0.12)).astype(np.int32), 255)
+    cv2.fillConvexPoly(mask, np.round(top_face(die, shrink)).astype(np.int32), 255)
     img = tray.frame.astype(np.float32)
     d_pip = np.linalg.norm(img - np.array(pip, np.float32), axis=2)
     d_body = np.linalg.norm(img - np.array(body, np.float32), axis=2)

@@ -1,4 +1,5 @@
-"""The synthetic tray renderer: photos of dice in a tray, from above, with known ground truth.
+"""The synthetic tray renderer: photos of dice in a tray, from above or obliquely
+(`TrayStyle.camera_tilt`), with known ground truth.
 
 ``render_tray`` draws dice at rest; ``render_throw`` a sequence of dice tumbling then coming to
 rest; ``render_hand_pass`` a hand sweeping over dice at rest; ``render_empty_tray`` the tray alone;
@@ -103,6 +104,8 @@ def render_edge_die(
         y = inside
     else:
         y = h - inside
+    if scene.camera.view is not None:  # an oblique camera: the tray point that image point shows
+        x, y = (float(c) for c in scene.camera.ground(np.array([[x, y]]), 3.0 * max(w, h))[0])
     moved = DiePose((x, y, z), pose.side, pose.rotation)
     scene = replace(scene, rest=(moved,), values=(None,))
     state = DieState(moved, (0.0, 0.0), None, False)

@@ -11,7 +11,15 @@ import numpy as np
 
 from vision.render.box import draw_box
 from vision.render.clutter import draw_clutter, make_clutter
-from vision.render.die import Camera, DiePose, cube_corners, draw_die, face_quad, top_value
+from vision.render.die import (
+    Camera,
+    DiePose,
+    axis_angle,
+    cube_corners,
+    draw_die,
+    face_quad,
+    top_value,
+)
 from vision.render.face import DieLook
 from vision.render.hand import draw_hand
 from vision.render.lens import distort_image, distort_points
@@ -34,7 +42,10 @@ class RenderedDie:
     side faces), ``angle`` the rotation of the top face in degrees [0, 90), ``size_px`` the side
     length of the top face in the image, ``top_corners`` its 4 image corners (sharp-cornered, in
     order around the face), ``scheme`` the name of its colour scheme. ``is_moving``: the die was
-    moving during the exposure; ``is_covered``: a hand hides a good part of it.
+    moving during the exposure; ``is_covered``: a hand hides a good part of it. ``face_bounds``
+    (x_min, y_min, x_max, y_max), given for an oblique camera only (`TrayStyle.camera_tilt`): the
+    extent of the top face as it looks, centred on ``center``: the spread of its corners along
+    each image axis (a square face seen head-on gives a square ``size_px`` wide, at any angle).
     """
 
     value: int | None
@@ -46,6 +57,7 @@ class RenderedDie:
     top_corners: tuple[tuple[float, float], ...] = ()
     is_moving: bool = False
     is_covered: bool = False
+    face_bounds: tuple[float, float, float, float] | None = None
 
     @property
     def readable_value(self) -> int | None:
@@ -136,6 +148,8 @@ def build_scene(
     c = np.array([[1, 0, w / 2], [0, 1, h / 2], [0, 0, 1.0]])
     keystone = c @ np.array([[1, 0, 0], [0, 1, 0], [a, b, 1.0]]) @ np.linalg.inv(c)
     camera = Camera(height, principal, keystone)
+    if style.camera_tilt:
+        camera = tilted_camera(height, size, style.camera_tilt, style.camera_azimuth)
     tilt, az = style.light_tilt, style.light_azimuth
     light = np.array([np.sin(tilt) * np.cos(az), np.sin(tilt) * np.sin(az), np.cos(tilt)])
     surface, rims = background(style.background, style.background_color, size, rng)
@@ -154,6 +168,15 @@ def build_scene(
         floor = box.floor_image
     obstacles = [[(float(x), float(y)) for x, y in poly] for poly in clutter.obstacles()]
     obstacles += rims
+    if camera.view is not None:  # the tray seen by an oblique camera: image -> tray coordinates
+        far = 1.5 * max(w, h)
+        corners = np.array([[margin, margin], [w - margin, margin], [w - margin, h - margin]])
+        seen = camera.ground(np.concatenate([corners, [[margin, h - margin]]]), far)
+        area = (*seen.min(axis=0), *seen.max(axis=0))
+        obstacles = [
+            [(float(x), float(y)) for x, y in camera.ground(np.array(poly), far)]
+            for poly in obstacles
+        ]
     tone = _SKIN_TONES[int(rng.integers(len(_SKIN_TONES)))]
     skin = tuple(int(np.clip(c + rng.integers(-10, 11), 0, 255)) for c in tone)
     gain = lighting_gain(
@@ -179,6 +202,25 @@ def build_scene(
         tuple(values),
         skin,  # type: ignore[arg-type]
         floor,
+    )
+
+
+def tilted_camera(focal: float, size: tuple[int, int], tilt: float, azimuth: float) -> Camera:
+    """A camera ``tilt`` degrees from straight down, standing towards ``azimuth`` (degrees, in
+    the image: 0 right, 90 bottom) and aimed at the tray point under the frame centre, ``focal``
+    away from it: one tray pixel there is one image pixel across the line of sight."""
+    w, h = size
+    t, a = np.radians(tilt), np.radians(azimuth)
+    turn = axis_angle(np.array([-np.sin(a), np.cos(a), 0.0]), float(t))
+    # The overhead camera's right, down and forward directions, turned with it.
+    view = (turn @ np.diag([1.0, 1.0, -1.0])).T
+    eye = np.array([w / 2, h / 2, 0.0]) + turn @ np.array([0.0, 0.0, focal])
+    return Camera(
+        focal,
+        (w / 2, h / 2),
+        np.eye(3),
+        view=view,
+        position=(float(eye[0]), float(eye[1]), float(eye[2])),
     )
 
 
@@ -321,6 +363,10 @@ def die_truth(
     x1 = int(np.clip(np.ceil(hull[:, 0].max()), x0 + 1, w))
     y1 = int(np.clip(np.ceil(hull[:, 1].max()), y0 + 1, h))
     value = state.value if cos > 0.97 else None
+    bounds = None
+    if camera.view is not None:
+        hx, hy = (float(s) for s in np.sqrt(np.mean((top_quad - center) ** 2, axis=0)))
+        bounds = (center[0] - hx, center[1] - hy, center[0] + hx, center[1] + hy)
     return RenderedDie(
         value=value,
         center=center,
@@ -331,6 +377,7 @@ def die_truth(
         top_corners=tuple((float(x), float(y)) for x, y in top_quad),
         is_moving=state.is_moving,
         is_covered=covered,
+        face_bounds=bounds,
     )
 
 

@@ -63,26 +63,75 @@ def spin_z(angle: float) -> FloatArray:
 
 @dataclass(frozen=True, slots=True)
 class Camera:
-    """A pinhole camera looking straight down from ``height`` above the principal point, followed by
-    a mild projective ``keystone`` (3×3) in image coordinates to mimic a slightly oblique view."""
+    """A pinhole camera with focal length ``height`` (pixels) whose principal point is
+    ``principal``, followed by a projective ``keystone`` (3×3) in image coordinates.
+
+    Without ``view`` it looks straight down from ``height`` above the principal point (the
+    keystone mimics a slightly oblique view). With ``view`` (the 3×3 world-to-camera rotation:
+    rows are the image's right, down and forward directions in the world) it stands at
+    ``position`` and looks along the forward direction: a truly oblique camera.
+    """
 
     height: float
     principal: tuple[float, float]
     keystone: FloatArray
+    view: FloatArray | None = None
+    position: tuple[float, float, float] | None = None
 
     def project(self, points: FloatArray) -> FloatArray:
         """Project N×3 world points (x, y in tray pixels, z up) to N×2 image points."""
         px, py = self.principal
-        m = self.height / np.maximum(self.height - points[:, 2], 1e-3)
-        u = px + (points[:, 0] - px) * m
-        v = py + (points[:, 1] - py) * m
+        if self.view is None:
+            m = self.height / np.maximum(self.height - points[:, 2], 1e-3)
+            u = px + (points[:, 0] - px) * m
+            v = py + (points[:, 1] - py) * m
+        else:
+            cam = (points - np.array(self.position)) @ self.view.T
+            m = self.height / np.maximum(cam[:, 2], 1e-3)
+            u = px + cam[:, 0] * m
+            v = py + cam[:, 1] * m
         h = np.stack([u, v, np.ones_like(u)], axis=1) @ self.keystone.T
         out: FloatArray = h[:, :2] / h[:, 2:3]
         return out
 
     def eye(self) -> FloatArray:
         """The camera position in world coordinates."""
+        if self.position is not None:
+            return np.array(self.position, dtype=np.float64)
         return np.array([self.principal[0], self.principal[1], self.height])
+
+    def on_screen(self, length: float, point: tuple[float, float, float]) -> float:
+        """How long (pixels) a ``length`` at world ``point`` looks, facing the camera."""
+        if self.view is None:
+            return length * self.height / max(self.height - point[2], 1.0)
+        depth = float(self.view[2] @ (np.array(point) - np.array(self.position)))
+        return length * self.height / max(depth, 1.0)
+
+    def ground(self, image_points: FloatArray, far: float) -> FloatArray:
+        """The tray points (N×2, z = 0) that N×2 image points show; a point at or beyond the
+        horizon, or farther than ``far`` from the point below the image centre, is brought back
+        to that distance along its direction."""
+        px, py = self.principal
+        pts = np.asarray(image_points, np.float64)
+        h = np.stack([pts[:, 0], pts[:, 1], np.ones(len(pts))], axis=1)
+        h = h @ np.linalg.inv(self.keystone).T
+        u, v = h[:, 0] / h[:, 2], h[:, 1] / h[:, 2]
+        rays = np.stack([(u - px) / self.height, (v - py) / self.height, np.ones_like(u)], axis=1)
+        view = np.eye(3) if self.view is None else self.view
+        rays = rays @ view  # camera -> world directions
+        eye = self.eye()
+        centre = eye + view[2] * (eye[2] / max(-float(view[2][2]), 1e-6))
+        out = np.empty((len(pts), 2))
+        for i, ray in enumerate(rays):
+            flat = np.array([ray[0], ray[1]])
+            if ray[2] < -1e-6:
+                hit = eye[:2] + flat * (eye[2] / -ray[2])
+            else:
+                hit = eye[:2] + flat * 1e9
+            step = hit - centre[:2]
+            reach = float(np.hypot(*step))
+            out[i] = centre[:2] + step * min(1.0, far / max(reach, 1e-9))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +240,7 @@ def draw_die(
     poly = np.round((hull - offset) * (1 << shift)).astype(np.int32)
     cv2.fillConvexPoly(layer, poly, body, cv2.LINE_AA, shift)
     inset = look.corner * pose.side * 0.55
-    screen_side = pose.side * camera.height / max(camera.height - pose.center[2], 1.0)
+    screen_side = camera.on_screen(pose.side, pose.center)
     # Texture size: 1.6× the die on screen, in steps of 4 px so that cached parts get reused.
     px = int(np.clip(round(screen_side * 0.4) * 4, 16, 256))
     for value, _cos in faces:

@@ -46,6 +46,12 @@ def rest_poses(
     def in_frame(foot: Footprint) -> bool:
         # Which face is up does not change a flat die's outline (a cube is a cube).
         upright = DiePose((foot.x, foot.y, foot.side / 2), foot.side, spin_z(foot.angle))
+        if camera.view is not None:
+            # An oblique camera sees far more tray far away than near: keep spots in proportion
+            # to their area in the picture, so that dice spread over it, not crowd the far side.
+            scale = camera.on_screen(1.0, (foot.x, foot.y, 0.0))
+            if rng.random() >= scale * scale:
+                return False
         return _fits_frame(upright, camera, style, size)
 
     for attempt in range(80):

@@ -96,6 +96,11 @@ class TrayStyle:
     walls and dark rim show around the floor, on a light table; ``lens`` the barrel distortion of
     the lens (0: none, 0.3: a cheap wide webcam); ``in_a_row``: the dice lie edge to edge in one
     straight row, square to each other (pushed together, or against a wall), not scattered.
+    ``camera_tilt`` (degrees, 0-60) turns the camera that far from looking straight down, aimed at
+    the tray's centre: dice show their top and side faces in true perspective, near dice larger
+    than far ones (0: the overhead camera; box walls are drawn only by it);
+    ``camera_azimuth`` (degrees) is the side of the picture the camera stands on, seen from the
+    tray's centre: 90 the bottom edge (a player taking a photo across the table), 0 the right.
     """
 
     die_size: tuple[float, float] = (45.0, 60.0)
@@ -119,6 +124,8 @@ class TrayStyle:
     walls: bool = False
     lens: float = 0.0
     in_a_row: bool = False
+    camera_tilt: float = 0.0
+    camera_azimuth: float = 90.0
 
     def __post_init__(self) -> None:
         lo, hi = self.die_size
@@ -142,6 +149,16 @@ class TrayStyle:
             raise InvalidRenderRequest(f"lens must lie in [0, 0.3], got {self.lens!r}")
         if not 0.0 <= self.corner <= 0.3:
             raise InvalidRenderRequest(f"corner must lie in [0, 0.3], got {self.corner!r}")
+        if not 0.0 <= self.camera_tilt <= 60.0:
+            raise InvalidRenderRequest(
+                f"camera_tilt must lie in 0-60 degrees, got {self.camera_tilt!r}"
+            )
+        if self.camera_tilt and self.walls:
+            raise InvalidRenderRequest("box walls are drawn only with camera_tilt 0")
+        if not np.isfinite(self.camera_azimuth):
+            raise InvalidRenderRequest(
+                f"camera_azimuth must be finite, got {self.camera_azimuth!r}"
+            )
         if self.jpeg_quality is not None and not 10 <= self.jpeg_quality <= 100:
             raise InvalidRenderRequest(
                 f"jpeg_quality must lie in 10-100, got {self.jpeg_quality!r}"
@@ -207,7 +224,7 @@ def _white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
     return (1.0 - temperature, 1.0 + green, 1.0 + temperature)
 
 
-PRESETS = ("phone-box", "webcam-desk")
+PRESETS = ("phone-box", "webcam-desk", "oblique-table")
 _DARK_AND_COLOURED = (
     "black-red",
     "blue-yellow",
@@ -228,7 +245,10 @@ def style_like(preset: str, seed: int) -> TrayStyle:
     showing), many small
     dice (24-37 px at 640 px) of all colours, some touching; "webcam-desk": a webcam close above a
     light wooden desk with cables and a laptop corner around, ivory or white dice of 40-60 px,
-    seen a little from the side, soft and noisy.
+    seen a little from the side, soft and noisy; "oblique-table": a phone held 25-60 degrees
+    from straight down over a white or light grey table, small dice (about 15-40 px at 640 px,
+    near ones larger) showing top and side faces, mostly white or black, many touching in small
+    heaps, soft light with broad shading.
     """
     base = style_from_seed(seed)
     rng = np.random.default_rng([seed, 202])
@@ -272,5 +292,33 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             gloss=float(rng.uniform(0.1, 0.5)),
             corner=float(rng.uniform(0.16, 0.25)),
             lens=float(rng.uniform(0.04, 0.15)),
+        )
+    if preset == "oblique-table":
+        side = float(rng.uniform(20, 30))
+        grey = int(rng.integers(175, 226))
+        facing = (90.0, 90.0, 90.0, 0.0, 180.0, 270.0)[int(rng.integers(6))]
+        return replace(
+            base,
+            die_size=(side, side * 1.1),
+            schemes=("white",) * 4 + ("black",) * 3 + ("ivory", "red", "blue"),
+            background="felt",  # in a light grey: the fine grain of a table top or cloth
+            background_color=(grey, grey + 1, grey + 2),
+            walls=False,
+            camera_tilt=float(rng.uniform(25, 60)),
+            camera_azimuth=facing + float(rng.uniform(-20, 20)),
+            perspective=float(rng.uniform(0.85, 1.0)),
+            touching=float(rng.uniform(0.5, 0.9)),
+            in_a_row=False,
+            clutter=float(rng.uniform(0.0, 0.1)),
+            light_tilt=float(rng.uniform(0.3, 0.8)),
+            shadow=float(rng.uniform(0.35, 0.65)),
+            gradient=float(rng.uniform(0.15, 0.35)),
+            vignette=float(rng.uniform(0.1, 0.3)),
+            gloss=float(rng.uniform(0.1, 0.5)),
+            corner=float(rng.uniform(0.12, 0.22)),
+            noise=float(rng.uniform(1.5, 4.0)),
+            blur=float(rng.uniform(0.5, 1.2)),
+            jpeg_quality=int(rng.integers(60, 90)),
+            lens=float(rng.uniform(0.0, 0.05)),
         )
     raise InvalidRenderRequest(f"unknown style preset {preset!r}; known: {PRESETS}")
