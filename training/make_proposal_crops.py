@@ -1,8 +1,8 @@
 """Cut classifier crops where the multi-scale detector (`vision.detect.detect_scales`) proposes
 dice, for the judge's network (`vision/judge_cnn.onnx`, training/README.md).
 
-In the training part of every labelled photo folder (each photo as it is and shrunk to 0.6) and in
-rendered trays, every proposal at least 0.15 strong is cut:
+In the training part of every labelled photo folder (each photo at the factors of ``--scales``:
+as it is and shrunk to 0.6) and in rendered trays, every proposal at least 0.15 strong is cut:
 
 - a proposal within 0.4 of its width of a labelled die is that die's: four crops turned by about a
   quarter each (±20°), at its width ±10 %, half of them mirrored, each of the die's class when the
@@ -17,8 +17,12 @@ rendered trays, every proposal at least 0.15 strong is cut:
 in place of the six's pips, gold or red pips) beside the tray's own: an emblem is "unreadable",
 never a value (`class_of`).
 
+``--held-out`` cuts the photos held out from training instead (as they are, with no renders), for
+measuring a network on photos it never saw (`train_dice_cnn.py --check`); a crop's ``source`` is
+its folder's number in `labelled_folders` (from 1), 0 for a render.
+
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
-           [--no-photos] [--seed 5]
+           [--no-photos | --held-out] [--scales 1,0.6] [--seed 5]
 """
 
 from __future__ import annotations
@@ -43,8 +47,8 @@ from vision.types import Frame
 
 LEAST = 0.15
 """Proposals this strong or more are cut."""
-SCALES = (1.0, 0.6)
-"""Each training photo is cut as it is and shrunk by these."""
+SCALES = "1,0.6"
+"""Each training photo is cut as it is and shrunk by these (``--scales``)."""
 TOP_FACE_BOXES = ("matteop65-wood",)
 """Folders whose label boxes hold only the top face (their side is no die's width)."""
 SYNTHETIC_SEEDS = 900_000
@@ -110,18 +114,26 @@ def main() -> int:
     parser.add_argument(
         "--unusual", type=int, default=800, help="rendered trays with dice of an unusual scheme"
     )
-    parser.add_argument("--no-photos", action="store_true", help="cut no labelled photos")
+    photos = parser.add_mutually_exclusive_group()
+    photos.add_argument("--no-photos", action="store_true", help="cut no labelled photos")
+    photos.add_argument(
+        "--held-out", action="store_true", help="cut the held-out photos, as they are, alone"
+    )
+    parser.add_argument(
+        "--scales", default=SCALES, help="the factors each training photo is cut at (1,0.6)"
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     sink = Sink()
+    scales = (1.0,) if args.held_out else tuple(float(s) for s in args.scales.split(","))
     for source, folder in enumerate([] if args.no_photos else labelled_folders(), start=1):
         photos = 0
         for image, photo, labels in labelled_photos(folder):
-            if not is_training(f"{folder.name}/{image}"):
+            if is_training(f"{folder.name}/{image}") == args.held_out:
                 continue
-            for scale in SCALES:
+            for scale in scales:
                 dice = [
                     (
                         (label.center[0] + 0.5) * scale - 0.5,
@@ -135,8 +147,9 @@ def main() -> int:
                 ]
                 cut(resized(photo, scale), dice, rng, sink, source)
             photos += 1
-        print(f"  {folder.name}: {photos} training photos, {len(sink.crops)} crops", flush=True)
-    for n in range(args.synthetic):
+        kind = "held-out" if args.held_out else "training"
+        print(f"  {folder.name}: {photos} {kind} photos, {len(sink.crops)} crops", flush=True)
+    for n in range(0 if args.held_out else args.synthetic):
         values = [
             None if rng.random() < 0.06 else int(rng.integers(1, 7))
             for _ in range(int(rng.integers(1, 9)))
@@ -146,7 +159,7 @@ def main() -> int:
         cut(tray.frame, dice, rng, sink, 0)
     print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
     unusual = sorted(UNUSUAL_SCHEMES)
-    for n in range(args.unusual):
+    for n in range(0 if args.held_out else args.unusual):
         seed = UNUSUAL_SEEDS + n
         style = style_from_seed(seed)
         style = replace(style, schemes=(*style.schemes, unusual[n % len(unusual)]))

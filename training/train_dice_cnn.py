@@ -14,6 +14,7 @@ Usage: .venv/bin/python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N
     [--widths A,B,C,D,E --hidden H] [--teacher ONNX]   (a narrower network taught by ONNX)
     [--start ONNX --lr L]   (the exported network ONNX trained further, at a lower rate)
     [--untaught DATA3.npz]   (more crops learnt from their labels alone, whatever --teacher says)
+    [--check HELD.npz]   (crops of photos held out of training, read after every epoch)
 """
 
 from __future__ import annotations
@@ -175,6 +176,29 @@ def checked(model: DiceNet, held_out: tuple[torch.Tensor, ...]) -> str:
     )
 
 
+def checked_photos(model: DiceNet, data: dict[str, np.ndarray]) -> str:
+    """How well the network reads the crops of ``--check`` (photos held out of training, from
+    `make_proposal_crops.py --held-out`): the dice read right and the crops of no die read so,
+    for each photo folder (``source``)."""
+    model.eval()
+    scores = []
+    with torch.no_grad():
+        for start in range(0, len(data["classes"]), 4096):
+            batch = torch.from_numpy(data["crops"][start : start + 4096]).permute(0, 3, 1, 2)
+            scores.append(model(normalise(batch.float()))[:, :CLASSES].argmax(1).numpy())
+    read = np.concatenate(scores)
+    parts = []
+    for source in np.unique(data["source"]):
+        mine = data["source"] == source
+        dice, empty = mine & (data["classes"] > 0), mine & (data["classes"] == 0)
+        right = read == data["classes"]
+        parts.append(
+            f"{source}: dice {right[dice].mean():.4f} of {dice.sum()},"
+            f" no die {right[empty].mean():.4f} of {empty.sum()}"
+        )
+    return "held-out photos by folder " + "; ".join(parts)
+
+
 def load_exported(model: DiceNet, path: Path) -> None:
     """Set ``model`` to the weights of a network this script exported (same widths). The export
     folded each batch normalisation into its convolution's bias: here each normalisation is
@@ -231,6 +255,9 @@ def main() -> int:
         default=[],
         help="more crops learnt from their labels alone, whatever --teacher says (what it reads"
         " wrong)",
+    )
+    parser.add_argument(
+        "--check", type=Path, help="crops of photos held out of training, read after every epoch"
     )
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
@@ -293,9 +320,12 @@ def main() -> int:
     )
     model = DiceNet(tuple(int(w) for w in args.widths.split(",")), args.hidden)
     held_out = (crops[check], classes[check], offsets[check], has_offset[check], is_real[check])
+    check_photos = dict(np.load(args.check)) if args.check is not None else None
     if args.start is not None:
         load_exported(model, args.start)
         print(f"{args.start}: {checked(model, held_out)}", flush=True)
+        if check_photos is not None:
+            print(f"{args.start}: {checked_photos(model, check_photos)}", flush=True)
     steps = args.epochs * (per_epoch // 256)
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
@@ -335,6 +365,8 @@ def main() -> int:
             f" {time.time() - start:.0f} s",
             flush=True,
         )
+        if check_photos is not None:
+            print(f"epoch {epoch + 1}: {checked_photos(model, check_photos)}", flush=True)
         export(model, args.out)
     return 0
 
