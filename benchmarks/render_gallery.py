@@ -4,7 +4,7 @@ look-alike preset, one throw) as PNG, the render speed (milliseconds per 640×48
 accuracy on the real photos the presets imitate (benchmarks/vision_accuracy.py).
 
 Usage: .venv/bin/python benchmarks/render_gallery.py [--out DIR] [--seeds N] [--boxes]
-           [--speed-frames N] [--reader N]
+           [--speed-frames N] [--reader N] [--preset NAME ...]
 """
 
 from __future__ import annotations
@@ -29,16 +29,21 @@ from vision.render import (
 PRESET_SHAPES = {
     "phone-box": ("nell-byler-d6", (640, 640), (2, 10)),
     "webcam-desk": ("matteop65-wood", (640, 480), (1, 5)),
+    "oblique-table": ("rune55-trainval oblique white tables", (640, 640), (1, 6)),
 }
 
 
 def annotate(tray: RenderedTray) -> np.ndarray:
-    """The frame with each die's ground-truth box and value drawn on it."""
+    """The frame with each die's ground-truth box and value drawn on it, and for an oblique
+    camera its label's box (the top face, `rendered_labels`) in yellow."""
     img = tray.frame.copy()
     for die in tray.dice:
         b = die.box
         color = (0, 0, 255) if die.value is None else (0, 255, 0)
         cv2.rectangle(img, (b.x, b.y), (b.x + b.w - 1, b.y + b.h - 1), color, 1)
+        if die.face_bounds is not None:
+            x0, y0, x1, y1 = (round(v) for v in die.face_bounds)
+            cv2.rectangle(img, (x0, y0), (x1, y1), (0, 230, 255), 1)
         label = "?" if die.value is None else str(die.value)
         org = (int(die.center[0]) - 4, int(die.center[1]) + 4)
         cv2.putText(img, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, color, 1, cv2.LINE_AA)
@@ -61,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boxes", action="store_true", help="draw ground-truth boxes and values")
     parser.add_argument("--speed-frames", type=int, default=60)
     parser.add_argument("--reader", type=int, default=0, help="throws per preset for the reader")
+    parser.add_argument(
+        "--preset", choices=PRESETS, action="append", help="only these presets (repeatable)"
+    )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -76,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     path = args.out / "trays.png"
     cv2.imwrite(str(path), sheet([pick(t) for t in trays], 4, 0.5))
     print(f"wrote {path}")
-    for preset in PRESETS:
+    presets = tuple(args.preset) if args.preset else PRESETS
+    for preset in presets:
         _name, size, (lo, hi) = PRESET_SHAPES[preset]
         shots = []
         for seed in range(8):
@@ -103,6 +112,16 @@ def main(argv: list[str] | None = None) -> int:
         f"render_tray, 6 dice, 640x480, random styles: median {statistics.median(cpu):.1f} ms "
         f"CPU ({statistics.median(wall):.1f} ms wall) per frame"
     )
+    oblique = []
+    for seed in range(args.speed_frames):
+        style = style_like("oblique-table", 1000 + seed)
+        c0 = time.process_time()
+        render_tray([1, 2, 3, 4, 5, 6], seed=1000 + seed, style=style)
+        oblique.append((time.process_time() - c0) * 1000)
+    print(
+        f"render_tray, 6 dice, 640x480, oblique-table: median "
+        f"{statistics.median(oblique):.1f} ms CPU"
+    )
     w0, c0 = time.perf_counter(), time.process_time()
     frames = render_throw([1, 2, 3, 4, 5, 6], seed=5, moving_frames=20, still_frames=20)
     per_cpu = (time.process_time() - c0) * 1000 / len(frames)
@@ -112,28 +131,28 @@ def main(argv: list[str] | None = None) -> int:
         f" {1000 / per_cpu:.0f} frames/s on one free core"
     )
     if args.reader > 0:
-        compare_reader(args.reader)
+        compare_reader(args.reader, presets)
     return 0
 
 
-def compare_reader(throws: int) -> None:
-    """Print the reader's accuracy on ``throws`` synthetic throws of each look-alike preset."""
+def compare_reader(throws: int, presets: tuple[str, ...] = PRESETS) -> None:
+    """Print the reader's accuracy on ``throws`` synthetic throws of each look-alike preset, the
+    dice labelled as the real datasets label them (`rendered_labels`)."""
     from vision import ReaderParams, read
-    from vision.evaluation import LabelledDie, Score, score_image
+    from vision.evaluation import LabelledDie, Score, rendered_labels, score_image
 
     rng = np.random.default_rng(99)
-    for preset in PRESETS:
+    for preset in presets:
         dataset, size, (lo, hi) = PRESET_SHAPES[preset]
         total = Score()
         for seed in range(throws):
             n = int(rng.integers(lo, hi + 1))
             values = [int(v) for v in rng.integers(1, 7, n)]
             tray = render_tray(values, seed=seed, size=size, style=style_like(preset, seed))
-            labels = []
-            for die in tray.dice:
-                (cx, cy), half = die.center, die.size_px / 2
-                value = die.value if die.value is not None else 0
-                labels.append(LabelledDie(cx - half, cy - half, cx + half, cy + half, value))
+            labels = [
+                LabelledDie(x.x_min, x.y_min, x.x_max, x.y_max, x.value or 0)
+                for x in rendered_labels(tray.dice)
+            ]
             total += score_image(read(tray.frame, ReaderParams()), labels)
         print(
             f"reader on {preset} (like {dataset}), {throws} throws: recall {total.recall:.4f}, "

@@ -246,9 +246,10 @@ def style_like(preset: str, seed: int) -> TrayStyle:
     dice (24-37 px at 640 px) of all colours, some touching; "webcam-desk": a webcam close above a
     light wooden desk with cables and a laptop corner around, ivory or white dice of 40-60 px,
     seen a little from the side, soft and noisy; "oblique-table": a phone held 25-60 degrees
-    from straight down over a white or light grey table, small dice (about 15-40 px at 640 px,
-    near ones larger) showing top and side faces, mostly white or black, many touching in small
-    heaps, soft light with broad shading.
+    from straight down (steep views more often) over a white or light grey table, small dice
+    (top faces about 15-40 px at 640 px, near ones larger; a close-up of bigger dice one time in
+    five) showing top and side faces, mostly white or black, many touching in small heaps, soft
+    light with broad shading.
     """
     base = style_from_seed(seed)
     rng = np.random.default_rng([seed, 202])
@@ -294,7 +295,8 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             lens=float(rng.uniform(0.04, 0.15)),
         )
     if preset == "oblique-table":
-        side = float(rng.uniform(20, 30))
+        # Mostly small dice; one tray in five a close-up of bigger ones (as in rune55's photos).
+        side = float(rng.uniform(20, 30) if rng.random() >= 0.2 else rng.uniform(32, 48))
         grey = int(rng.integers(175, 226))
         facing = (90.0, 90.0, 90.0, 0.0, 180.0, 270.0)[int(rng.integers(6))]
         return replace(
@@ -304,7 +306,9 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             background="felt",  # in a light grey: the fine grain of a table top or cloth
             background_color=(grey, grey + 1, grey + 2),
             walls=False,
-            camera_tilt=float(rng.uniform(25, 60)),
+            # Steep views more often than shallow ones: the top faces in rune55's oblique photos
+            # look about 0.6 as tall as wide (median), as a face seen 50-55 degrees off.
+            camera_tilt=25.0 + 35.0 * float(np.sqrt(rng.random())),
             camera_azimuth=facing + float(rng.uniform(-20, 20)),
             perspective=float(rng.uniform(0.85, 1.0)),
             touching=float(rng.uniform(0.5, 0.9)),
