@@ -2,10 +2,12 @@
 
 Two networks read the dice: the reader's classifier (`vision.classify`) and the judge's
 (`vision.judge.NETWORK`, same architecture). Their features stay as shipped; only each one's
-class-score last layer is fitted (softmax regression, numpy alone, seconds on a Pi) to the same
-crops, cut once around the labelled dice as the reader cuts them (turned, off-centre, a little
-larger or smaller), beside them and on the empty tray (no die centred there). Each fit is pulled
-toward that network's shipped layer (an L2 penalty on the difference) and held to its verdicts on
+class-score last layer is fitted (softmax regression, numpy alone, no training framework) to the
+same crops: cut around the labelled dice as the reader cuts them (turned, off-centre, a little
+larger or smaller), where the judge looks at the reader's candidates on them (`judged_crops`: a
+die no stage reads, such as an emblem six, is found by the detector alone and looked at where it
+places it), beside them and on the empty tray (no die centred there). Each fit is pulled toward
+that network's shipped layer (an L2 penalty on the difference) and held to its verdicts on
 ordinary rendered dice, so what it knew of other dice stays. Pure: frames and labels in, an
 `Adapted` (both layers) out.
 """
@@ -28,18 +30,33 @@ from vision.classify import (
     LastLayer,
     feature_count,
     features,
+    last_layer,
     shipped_last_layer,
 )
 from vision.crops import Pyramid, die_crop, pyramid_of
 from vision.evaluation import LabelledDie, rendered_labels
-from vision.judge import judge_network
+from vision.face import Face
+from vision.judge import (
+    LOOKS,
+    judge_classifier,
+    judge_network,
+    looks_at,
+)
 from vision.params import ReaderParams
-from vision.reader import find_pip_faces
+from vision.reader import candidates_of, find_pip_faces, working_copy
 from vision.render import render_tray, style_from_seed
 from vision.types import Frame
+from vision.validate import check_frame
 from vision.widths import frame_width
 
-__all__ = ["AdaptParams", "adapt_last_layer", "cut_crops", "fit_last_layer", "fit_network"]
+__all__ = [
+    "AdaptParams",
+    "adapt_last_layer",
+    "cut_crops",
+    "fit_last_layer",
+    "fit_network",
+    "judged_crops",
+]
 
 _CENTRED = 0.2
 """In die widths: a crop centred this close to a die centre is a crop of that die."""
@@ -47,6 +64,9 @@ _BESIDE = (0.45, 1.2)
 """In die widths: crops centred this far from a die are of no die centred there."""
 _FAR = 1.0
 """In die widths: the empty tray's crops are at least this far from every labelled die."""
+_ON_LABEL = 0.4
+"""A face lies on a labelled die within this share of the wider's width of its centre, and at
+least this share of the label's width wide (as `training/fit_judge.py` labels candidates)."""
 _READER = ReaderParams()
 _REHEARSAL_SEEDS = 31_000
 """The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
@@ -63,7 +83,8 @@ class AdaptParams:
     ordinary dice on which the layer is held to the shipped one's verdicts, weighing ``rehearse``
     times as much as the table's photos; ``balance``: each class of the table's crops weighs the
     same; ``judge_pull`` the pull for the judge's network (its layer must move further to read dice
-    it did not know as surely as the judge asks).
+    it did not know as surely as the judge asks); ``at_candidate`` crops per candidate the reader
+    finds on a labelled die, cut where the judge looks at it (`judged_crops`).
     """
 
     on_die: int = 24
@@ -77,6 +98,7 @@ class AdaptParams:
     rehearse: float = 3.0
     balance: bool = True
     judge_pull: float = 0.01
+    at_candidate: int = 24
     seed: int = 0
 
 
@@ -115,6 +137,33 @@ def cut_crops(
         crops.append(die_crop(pyramid, (cx, cy), size, float(rng.uniform(0, 360))))
         classes.append(NO_DIE)
         made += 1
+    return crops, classes
+
+
+def judged_crops(
+    frame: Frame, dice: Sequence[LabelledDie], rng: np.random.Generator, params: AdaptParams
+) -> tuple[list[Frame], list[int]]:
+    """Crops where the judge looks at the labelled dice of one photo, and their values: each
+    candidate the reader finds on a labelled die (its pip faces and the detector's proposals,
+    `vision.reader.candidates_of`), placed as the judge's network places it, cut at its width
+    ``params.at_candidate`` times (at the judge's angles, `vision.judge.LOOKS`, then turned at
+    random). A die the pip stages cannot read (an emblem) is found by the detector alone, off its
+    centre or at another width than the labels tell; the judge must know it there too."""
+    with last_layer(None):
+        working, factor = working_copy(check_frame(frame))
+        pyramid = pyramid_of(working)
+        placed, _ = looks_at(pyramid, candidates_of(working, pyramid, _READER), judge_classifier)
+    crops: list[Frame] = []
+    classes: list[int] = []
+    for candidate in placed:
+        label = _label_of(candidate.face, factor, dice)
+        if label is None or label.value is None or not 1 <= label.value <= 6:
+            continue
+        face = candidate.face
+        for k in range(params.at_candidate):
+            angle = LOOKS[k] if k < len(LOOKS) else float(rng.uniform(0, 360))
+            crops.append(die_crop(pyramid, (face.x, face.y), face.width, angle))
+            classes.append(int(label.value))
     return crops, classes
 
 
@@ -209,8 +258,9 @@ def adapt_last_layer(
     dice = 0
     for frame, labelled in photos:
         cut, cls = cut_crops(frame, labelled, rng, params)
-        crops += cut
-        classes += cls
+        judged, judged_classes = judged_crops(frame, labelled, rng, params)
+        crops += cut + judged
+        classes += cls + judged_classes
         dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
     known = rehearsal_crops(params)
     reader = fit_network(None, crops, classes, known, params)
@@ -218,6 +268,21 @@ def adapt_last_layer(
         judge_network(), crops, classes, known, replace(params, pull=params.judge_pull)
     )
     return Adapted(reader, judge), dice
+
+
+def _label_of(face: Face, factor: float, dice: Sequence[LabelledDie]) -> LabelledDie | None:
+    """The labelled die the face (in the working copy, shrunk by ``factor``) lies on: the nearest
+    whose centre is within `_ON_LABEL` of the wider's width, the face at least that share of
+    the label's width wide."""
+    x, y, width = face.x / factor, face.y / factor, face.width / factor
+    best: tuple[float, LabelledDie] | None = None
+    for die in dice:
+        side = max(die.x_max - die.x_min, die.y_max - die.y_min, 1.0)
+        distance = math.hypot(x - die.center[0], y - die.center[1])
+        on = distance <= _ON_LABEL * max(side, width) and width >= _ON_LABEL * side
+        if on and (best is None or distance < best[0]):
+            best = (distance, die)
+    return best[1] if best else None
 
 
 def fit_network(
