@@ -229,3 +229,18 @@ def test_bad_tilts_are_refused() -> None:
         TrayStyle(camera_tilt=30.0, walls=True)
     with pytest.raises(InvalidRenderRequest, match="camera_azimuth"):
         TrayStyle(camera_tilt=30.0, camera_azimuth=float("nan"))
+
+
+def test_oblique_dice_spread_over_the_picture_not_the_far_side() -> None:
+    """An oblique camera sees far more tray far away than near: dice placed evenly on the tray
+    would crowd the far side of the picture."""
+    thirds = np.zeros(3)
+    for seed in range(40):
+        style = dataclasses.replace(
+            style_like("oblique-table", seed), camera_tilt=55.0, camera_azimuth=90.0, touching=0.0
+        )
+        tray = render_tray([1, 2, 3], seed=seed, size=(640, 480), style=style)
+        for die in tray.dice:
+            thirds[min(int(die.center[1] / 160), 2)] += 1
+    share = thirds / thirds.sum()
+    assert share[2] > 0.18 and share[0] < 0.45

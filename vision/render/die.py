@@ -107,6 +107,12 @@ class Camera:
         depth = float(self.view[2] @ (np.array(point) - np.array(self.position)))
         return length * self.height / max(depth, 1.0)
 
+    def magnification(self, x: float, y: float) -> float:
+        """How many image pixels one square pixel of the tray floor at (x, y) covers."""
+        pts = self.project(np.array([[x, y, 0.0], [x + 1.0, y, 0.0], [x, y + 1.0, 0.0]]))
+        (ax, ay), (bx, by) = pts[1] - pts[0], pts[2] - pts[0]
+        return abs(float(ax * by - ay * bx))
+
     def ground(self, image_points: FloatArray, far: float) -> FloatArray:
         """The tray points (N×2, z = 0) that N×2 image points show; a point at or beyond the
         horizon, or farther than ``far`` from the point below the image centre, is brought back

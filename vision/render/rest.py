@@ -42,16 +42,26 @@ def rest_poses(
     # Cocked dice are placed last, each against a die already there (leaning on it).
     order = sorted(range(len(values)), key=lambda i: values[i] is None)
     chances = [1.0 if values[i] is None else style.touching for i in order]
+    nearest = 1.0
+    if camera.view is not None:
+        w, h = size
+        edges = np.array([[w / 2, 0], [w, h / 2], [w / 2, h], [0, h / 2], [0, 0], [w, h]])
+        edges = np.concatenate([edges, [[w, 0], [0, h]]]).astype(np.float64)
+        nearest = max(
+            camera.magnification(float(x), float(y))
+            for x, y in camera.ground(edges, 3.0 * max(w, h))
+        )
 
     def in_frame(foot: Footprint) -> bool:
         # Which face is up does not change a flat die's outline (a cube is a cube).
         upright = DiePose((foot.x, foot.y, foot.side / 2), foot.side, spin_z(foot.angle))
-        if camera.view is not None:
-            # An oblique camera sees far more tray far away than near: keep spots in proportion
-            # to their area in the picture, so that dice spread over it, not crowd the far side.
-            scale = camera.on_screen(1.0, (foot.x, foot.y, 0.0))
-            if rng.random() >= scale * scale:
-                return False
+        # An oblique camera sees far more tray far away than near: keep spots in proportion to
+        # their area in the picture, so that dice spread over it, not crowd the far side.
+        if (
+            camera.view is not None
+            and rng.random() >= camera.magnification(foot.x, foot.y) / nearest
+        ):
+            return False
         return _fits_frame(upright, camera, style, size)
 
     for attempt in range(80):
