@@ -236,6 +236,18 @@ def _place_crop(
     sink.add(crop, cls if distance < CENTRED else 0, offset, source)
 
 
+SEED_KINDS = {
+    None: 0,
+    "phone-box": 1,
+    "webcam-desk": 2,
+    "focus": 3,
+    "crowded": 4,
+    "oblique-table": 5,
+}
+"""What `synthetic` seeds its random draws with beside ``--seed``, for each kind of tray (a preset,
+the focus schemes, crowded), so that a kind's trays stay the same when others are added."""
+
+
 def synthetic(
     frames: int,
     seed: int,
@@ -249,11 +261,7 @@ def synthetic(
     styles whose dice are all of the colour ``schemes`` given (the ones read worst), or of random
     styles whose dice mostly touch (``crowded``: every other tray 2-4 dice pushed into a row, the
     arrangement where touching dice are hardest to tell apart)."""
-    kind = 0 if preset is None else PRESETS.index(preset) + 1
-    if schemes is not None:
-        kind = len(PRESETS) + 1
-    if crowded:
-        kind = len(PRESETS) + 2
+    kind = SEED_KINDS["crowded" if crowded else "focus" if schemes is not None else preset]
     rng = np.random.default_rng([seed, kind] if kind else seed)
     most = 6 if preset is None else 12
     for index in range(frames):

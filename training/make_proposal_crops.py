@@ -17,12 +17,16 @@ as it is and shrunk to 0.6) and in rendered trays, every proposal at least 0.15 
 in place of the six's pips, gold or red pips) beside the tray's own: an emblem is "unreadable",
 never a value (`class_of`).
 
+``--preset NAME=N`` adds N rendered trays in the style preset NAME (`vision.render.style_like`,
+e.g. ``oblique-table``), each die where its label box lies (`vision.evaluation.rendered_labels`:
+on a tilted camera's view, its top face).
+
 ``--held-out`` cuts the photos held out from training instead (as they are, with no renders), for
 measuring a network on photos it never saw (`train_dice_cnn.py --check`); a crop's ``source`` is
 its folder's number in `labelled_folders` (from 1), 0 for a render.
 
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
-           [--no-photos | --held-out] [--scales 1,0.6] [--seed 5]
+           [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--seed 5]
 """
 
 from __future__ import annotations
@@ -41,8 +45,15 @@ from training.make_crops import UNREADABLE, Sink, _turned
 from training.split import is_training
 from vision.crops import die_crop, pyramid_of
 from vision.detect import detect_scales
-from vision.evaluation import resized
-from vision.render import UNUSUAL_SCHEMES, RenderedDie, render_tray, style_from_seed
+from vision.evaluation import rendered_labels, resized
+from vision.render import (
+    UNUSUAL_SCHEMES,
+    RenderedDie,
+    RenderedTray,
+    render_tray,
+    style_from_seed,
+    style_like,
+)
 from vision.types import Frame
 
 LEAST = 0.15
@@ -55,6 +66,8 @@ SYNTHETIC_SEEDS = 900_000
 """The rendered trays' seeds (apart from the benchmarks')."""
 UNUSUAL_SEEDS = 950_000
 """The seeds of the rendered trays with dice of an unusual scheme (`UNUSUAL_SCHEMES`)."""
+PRESET_SEEDS = 970_000
+"""The seeds of the rendered trays in a style preset (``--preset``)."""
 
 Die = tuple[float, float, float | None, int]
 """A labelled die: centre x, y, its box's side (None: not a die's width) and class."""
@@ -101,6 +114,19 @@ def cut(
                 sink.add(crop, cls, (0.0, 0.0), source)
 
 
+def rendered_dice(tray: RenderedTray) -> list[Die]:
+    """A rendered tray's dice as `cut` takes them: where their label boxes lie, the box's
+    wider side, the class."""
+    return [
+        (
+            *label.center,
+            float(max(label.x_max - label.x_min, label.y_max - label.y_min)),
+            class_of(die),
+        )
+        for die, label in zip(tray.dice, rendered_labels(tray.dice), strict=True)
+    ]
+
+
 def class_of(die: RenderedDie) -> int:
     """A rendered die's class: the value a reader may give it (`RenderedDie.readable_value`),
     else unreadable (a cocked die, an emblem in place of a six's pips)."""
@@ -114,13 +140,20 @@ def main() -> int:
     parser.add_argument(
         "--unusual", type=int, default=800, help="rendered trays with dice of an unusual scheme"
     )
-    photos = parser.add_mutually_exclusive_group()
-    photos.add_argument("--no-photos", action="store_true", help="cut no labelled photos")
-    photos.add_argument(
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--no-photos", action="store_true", help="cut no labelled photos")
+    which.add_argument(
         "--held-out", action="store_true", help="cut the held-out photos, as they are, alone"
     )
     parser.add_argument(
         "--scales", default=SCALES, help="the factors each training photo is cut at (1,0.6)"
+    )
+    parser.add_argument(
+        "--preset",
+        action="append",
+        default=[],
+        metavar="NAME=N",
+        help="N rendered trays in the style preset NAME (vision.render.style_like)",
     )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
@@ -155,8 +188,7 @@ def main() -> int:
             for _ in range(int(rng.integers(1, 9)))
         ]
         tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
-        dice = [(*d.center, float(d.size_px), class_of(d)) for d in tray.dice]
-        cut(tray.frame, dice, rng, sink, 0)
+        cut(tray.frame, rendered_dice(tray), rng, sink, 0)
     print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
     unusual = sorted(UNUSUAL_SCHEMES)
     for n in range(0 if args.held_out else args.unusual):
@@ -165,9 +197,16 @@ def main() -> int:
         style = replace(style, schemes=(*style.schemes, unusual[n % len(unusual)]))
         values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 9)))]
         tray = render_tray(values, seed=seed, style=style)
-        dice = [(*d.center, float(d.size_px), class_of(d)) for d in tray.dice]
-        cut(tray.frame, dice, rng, sink, 0)
+        cut(tray.frame, rendered_dice(tray), rng, sink, 0)
     print(f"  unusual schemes: {args.unusual} trays, {len(sink.crops)} crops", flush=True)
+    for preset in args.preset:
+        name, _, count = preset.partition("=")
+        for n in range(int(count)):
+            seed = PRESET_SEEDS + n
+            values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 13)))]
+            tray = render_tray(values, seed=seed, style=style_like(name, seed))
+            cut(tray.frame, rendered_dice(tray), rng, sink, 0)
+        print(f"  {name}: {count} trays, {len(sink.crops)} crops", flush=True)
     sink.save(args.out)
     print(f"{len(sink.crops)} crops -> {args.out}, by class {np.bincount(sink.classes).tolist()}")
     return 0

@@ -15,6 +15,7 @@ Usage: .venv/bin/python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N
     [--start ONNX --lr L]   (the exported network ONNX trained further, at a lower rate)
     [--untaught DATA3.npz]   (more crops learnt from their labels alone, whatever --teacher says)
     [--check HELD.npz]   (crops of photos held out of training, read after every epoch)
+    [--warp SHARE]   (that share of the crops foreshortened, scaled, blurred: `warp`)
 """
 
 from __future__ import annotations
@@ -101,6 +102,41 @@ def turn(
     mirror = torch.rand(crops.shape[0], generator=gen) < 0.5
     crops[mirror] = torch.flip(crops[mirror], dims=(3,))
     offsets[mirror, 0] = -offsets[mirror, 0]
+    return crops, offsets
+
+
+def warp(
+    crops: torch.Tensor, offsets: torch.Tensor, gen: torch.Generator, share: float
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """A ``share`` of the crops foreshortened along a random direction (to 0.6-1 of their
+    length, as a face seen from the side), scaled by 0.85-1.15 and perhaps blurred, their
+    offsets moved with them: a die seen obliquely or out of focus shows the same value."""
+    n = crops.shape[0]
+    picked = torch.rand(n, generator=gen) < share
+    if not picked.any():
+        return crops, offsets
+    k = int(picked.sum())
+    angle = torch.rand(k, generator=gen) * torch.pi
+    squash = 0.6 + 0.4 * torch.rand(k, generator=gen)
+    scale = 0.85 + 0.3 * torch.rand(k, generator=gen)
+    c, s = torch.cos(angle), torch.sin(angle)
+    turn_to = torch.stack((torch.stack((c, -s), 1), torch.stack((s, c), 1)), 1)
+    squashed = torch.diag_embed(torch.stack((torch.ones(k), squash), 1))
+    forward = scale[:, None, None] * (turn_to @ squashed @ turn_to.transpose(1, 2))
+    theta = torch.cat((torch.linalg.inv(forward), torch.zeros(k, 2, 1)), 2)
+    grid = nn.functional.affine_grid(theta, [k, 3, CROP_SIZE, CROP_SIZE], align_corners=False)
+    moved = nn.functional.grid_sample(
+        crops[picked], grid, padding_mode="border", align_corners=False
+    )
+    blurred = torch.rand(k, generator=gen) < 0.3
+    kernel = torch.tensor([1.0, 2.0, 1.0]) / 4.0
+    kernel = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3)
+    moved[blurred] = nn.functional.conv2d(
+        nn.functional.pad(moved[blurred], (1, 1, 1, 1), mode="replicate"), kernel, groups=3
+    )
+    crops, offsets = crops.clone(), offsets.clone()
+    crops[picked] = moved
+    offsets[picked] = (forward @ offsets[picked][:, :, None])[:, :, 0]
     return crops, offsets
 
 
@@ -291,6 +327,12 @@ def main() -> int:
         help="an exported network (same widths) to train further instead of from scratch",
     )
     parser.add_argument("--lr", type=float, default=3e-3, help="the highest learning rate")
+    parser.add_argument(
+        "--warp",
+        type=float,
+        default=0.0,
+        help="the share of crops foreshortened, scaled and perhaps blurred (`warp`)",
+    )
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -341,7 +383,7 @@ def main() -> int:
         total = 0.0
         for i in range(per_epoch // 256):
             idx = shuffled[i * 256 : (i + 1) * 256]
-            x, target = turn(crops[idx].float(), offsets[idx], gen)
+            x, target = warp(*turn(crops[idx].float(), offsets[idx], gen), gen, args.warp)
             out = model(normalise(augment(x, gen)))
             loss = class_loss(
                 out[:, :CLASSES],
