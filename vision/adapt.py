@@ -97,7 +97,7 @@ class AdaptParams:
     rehearsal: int = 24
     rehearse: float = 3.0
     balance: bool = True
-    judge_pull: float = 0.01
+    judge_pull: float = 0.003
     at_candidate: int = 24
     seed: int = 0
 
