@@ -47,6 +47,7 @@ from vision.crops import die_crop, pyramid_of
 from vision.detect import detect_scales
 from vision.evaluation import rendered_labels, resized
 from vision.render import (
+    PRESETS,
     UNUSUAL_SCHEMES,
     RenderedDie,
     RenderedTray,
@@ -58,7 +59,7 @@ from vision.types import Frame
 
 LEAST = 0.15
 """Proposals this strong or more are cut."""
-SCALES = "1,0.6"
+SCALES = (1.0, 0.6)
 """Each training photo is cut as it is and shrunk by these (``--scales``)."""
 TOP_FACE_BOXES = ("matteop65-wood",)
 """Folders whose label boxes hold only the top face (their side is no die's width)."""
@@ -133,6 +134,25 @@ def class_of(die: RenderedDie) -> int:
     return die.readable_value or UNREADABLE
 
 
+def _scales(text: str) -> tuple[float, ...]:
+    """``--scales``: positive factors, comma-separated."""
+    try:
+        scales = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        scales = ()
+    if not scales or not all(0 < scale <= 4 for scale in scales):
+        raise argparse.ArgumentTypeError(f"{text!r}: factors between 0 and 4, e.g. 1,0.6")
+    return scales
+
+
+def _preset(text: str) -> tuple[str, int]:
+    """``--preset``: a style preset's name and a count of trays, NAME=N."""
+    name, _, count = text.partition("=")
+    if name not in PRESETS or not count.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: NAME=N, NAME one of {', '.join(PRESETS)}")
+    return name, int(count)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
@@ -146,10 +166,14 @@ def main() -> int:
         "--held-out", action="store_true", help="cut the held-out photos, as they are, alone"
     )
     parser.add_argument(
-        "--scales", default=SCALES, help="the factors each training photo is cut at (1,0.6)"
+        "--scales",
+        type=_scales,
+        default=SCALES,
+        help="the factors each training photo is cut at (1,0.6)",
     )
     parser.add_argument(
         "--preset",
+        type=_preset,
         action="append",
         default=[],
         metavar="NAME=N",
@@ -160,7 +184,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     sink = Sink()
-    scales = (1.0,) if args.held_out else tuple(float(s) for s in args.scales.split(","))
+    scales = (1.0,) if args.held_out else args.scales
     for source, folder in enumerate([] if args.no_photos else labelled_folders(), start=1):
         photos = 0
         for image, photo, labels in labelled_photos(folder):
@@ -182,26 +206,27 @@ def main() -> int:
             photos += 1
         kind = "held-out" if args.held_out else "training"
         print(f"  {folder.name}: {photos} {kind} photos, {len(sink.crops)} crops", flush=True)
-    for n in range(0 if args.held_out else args.synthetic):
+    synthetic = 0 if args.held_out else args.synthetic
+    for n in range(synthetic):
         values = [
             None if rng.random() < 0.06 else int(rng.integers(1, 7))
             for _ in range(int(rng.integers(1, 9)))
         ]
         tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
         cut(tray.frame, rendered_dice(tray), rng, sink, 0)
-    print(f"  synthetic: {args.synthetic} trays, {len(sink.crops)} crops", flush=True)
+    print(f"  synthetic: {synthetic} trays, {len(sink.crops)} crops", flush=True)
     unusual = sorted(UNUSUAL_SCHEMES)
-    for n in range(0 if args.held_out else args.unusual):
+    unusual_trays = 0 if args.held_out else args.unusual
+    for n in range(unusual_trays):
         seed = UNUSUAL_SEEDS + n
         style = style_from_seed(seed)
         style = replace(style, schemes=(*style.schemes, unusual[n % len(unusual)]))
         values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 9)))]
         tray = render_tray(values, seed=seed, style=style)
         cut(tray.frame, rendered_dice(tray), rng, sink, 0)
-    print(f"  unusual schemes: {args.unusual} trays, {len(sink.crops)} crops", flush=True)
-    for preset in args.preset:
-        name, _, count = preset.partition("=")
-        for n in range(int(count)):
+    print(f"  unusual schemes: {unusual_trays} trays, {len(sink.crops)} crops", flush=True)
+    for name, count in [] if args.held_out else args.preset:
+        for n in range(count):
             seed = PRESET_SEEDS + n
             values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 13)))]
             tray = render_tray(values, seed=seed, style=style_like(name, seed))

@@ -228,9 +228,9 @@ def checked_photos(model: DiceNet, data: dict[str, np.ndarray]) -> str:
         mine = data["source"] == source
         dice, empty = mine & (data["classes"] > 0), mine & (data["classes"] == 0)
         right = read == data["classes"]
+        shares = [f"{right[m].mean():.4f}" if m.any() else "-" for m in (dice, empty)]
         parts.append(
-            f"{source}: dice {right[dice].mean():.4f} of {dice.sum()},"
-            f" no die {right[empty].mean():.4f} of {empty.sum()}"
+            f"{source}: dice {shares[0]} of {dice.sum()}, no die {shares[1]} of {empty.sum()}"
         )
     return "held-out photos by folder " + "; ".join(parts)
 
@@ -334,6 +334,11 @@ def main() -> int:
         help="the share of crops foreshortened, scaled and perhaps blurred (`warp`)",
     )
     args = parser.parse_args()
+    if not 0.0 <= args.warp <= 1.0:
+        parser.error(f"--warp {args.warp}: a share between 0 and 1")
+    for path in (args.data, *args.also, *args.untaught, *([args.check] if args.check else [])):
+        if not path.is_file():
+            parser.error(f"{path}: no such crops file")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     gen = torch.Generator().manual_seed(args.seed)
