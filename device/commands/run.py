@@ -50,6 +50,13 @@ def handle(args: argparse.Namespace) -> int:
         ExitStack() as web,
     ):
         controller = table.controller
+
+        def shut_down(signum: int, frame: FrameType | None) -> None:
+            controller.is_shut_down = True
+
+        # Before the web server starts: a stop that comes once the state is served is clean.
+        signal.signal(signal.SIGTERM, shut_down)  # systemctl stop
+        signal.signal(signal.SIGINT, shut_down)  # Ctrl-C in a terminal: a clean stop too
         log.info("configuration from %s", config.source)
         if bridge is not None:
             web.callback(bridge.close)
@@ -66,12 +73,6 @@ def handle(args: argparse.Namespace) -> int:
         for notice in (table.store.notice, controller.session.notice):
             if notice:
                 log.warning("%s", notice)
-
-        def shut_down(signum: int, frame: FrameType | None) -> None:
-            controller.is_shut_down = True
-
-        signal.signal(signal.SIGTERM, shut_down)  # systemctl stop
-        signal.signal(signal.SIGINT, shut_down)  # Ctrl-C in a terminal: a clean stop too
         state = controller.state
         log.info(
             "%s, players %s; game store %s",
