@@ -25,8 +25,12 @@ on a tilted camera's view, its top face).
 measuring a network on photos it never saw (`train_dice_cnn.py --check`); a crop's ``source`` is
 its folder's number in `labelled_folders` (from 1), 0 for a render.
 
+``--size S`` cuts crops S pixels square (`vision.crops.die_crop`) for a network that reads them
+at that size; `train_dice_cnn.py` takes the size from the crops.
+
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
-           [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--seed 5]
+           [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--size 32]
+           [--seed 5]
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ import numpy as np
 from benchmarks.vision_accuracy import labelled_folders, labelled_photos
 from training.make_crops import UNREADABLE, Sink, _turned
 from training.split import is_training
-from vision.crops import die_crop, pyramid_of
+from vision.crops import CROP_SIZE, die_crop, pyramid_of
 from vision.detect import detect_scales
 from vision.evaluation import rendered_labels, resized
 from vision.render import (
@@ -75,9 +79,15 @@ Die = tuple[float, float, float | None, int]
 
 
 def cut(
-    frame: Frame, dice: Sequence[Die], rng: np.random.Generator, sink: Sink, source: int
+    frame: Frame,
+    dice: Sequence[Die],
+    rng: np.random.Generator,
+    sink: Sink,
+    source: int,
+    size: int = CROP_SIZE,
 ) -> None:
-    """The crops of one frame whose labelled dice are ``dice`` (module docstring)."""
+    """The crops (``size`` pixels square) of one frame whose labelled dice are ``dice`` (module
+    docstring)."""
     pyramid = pyramid_of(frame)
     proposals = [p for p in detect_scales(pyramid, LEAST) if p.strength >= LEAST]
     left = list(range(len(dice)))
@@ -90,7 +100,10 @@ def cut(
         if not near:
             for _ in range(2):
                 sink.add(
-                    die_crop(pyramid, (p.x, p.y), p.width, rng.uniform(0, 360)), 0, None, source
+                    die_crop(pyramid, (p.x, p.y), p.width, rng.uniform(0, 360), size),
+                    0,
+                    None,
+                    source,
                 )
             continue
         i = min(near)[1]
@@ -99,19 +112,20 @@ def cut(
         for k in range(4):
             angle = 90.0 * k + rng.uniform(-20, 20)
             width = p.width * math.exp(rng.uniform(-0.1, 0.1))
-            crop = die_crop(pyramid, (p.x, p.y), width, angle)
+            crop = die_crop(pyramid, (p.x, p.y), width, angle, size)
             dx, dy = _turned((x - p.x) / width, (y - p.y) / width, angle)
             if rng.random() < 0.5:
                 crop, dx = crop[:, ::-1].copy(), -dx
             sink.add(crop, cls if math.hypot(dx, dy) < 0.2 else 0, (dx, dy), source)
         for _ in range(2):
             width = p.width * math.exp(rng.uniform(-0.1, 0.1))
-            sink.add(die_crop(pyramid, (x, y), width, rng.uniform(0, 360)), cls, (0.0, 0.0), source)
+            crop = die_crop(pyramid, (x, y), width, rng.uniform(0, 360), size)
+            sink.add(crop, cls, (0.0, 0.0), source)
     for i in left:
         x, y, side, cls = dice[i]
         if side:
             for _ in range(2):
-                crop = die_crop(pyramid, (x, y), side, rng.uniform(0, 360))
+                crop = die_crop(pyramid, (x, y), side, rng.uniform(0, 360), size)
                 sink.add(crop, cls, (0.0, 0.0), source)
 
 
@@ -179,8 +193,13 @@ def main() -> int:
         metavar="NAME=N",
         help="N rendered trays in the style preset NAME (vision.render.style_like)",
     )
+    parser.add_argument(
+        "--size", type=int, default=CROP_SIZE, help=f"the crops' side in pixels ({CROP_SIZE})"
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
+    if not 16 <= args.size <= 128 or args.size % 8:
+        parser.error(f"--size {args.size}: a multiple of 8 from 16 to 128")
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     sink = Sink()
@@ -202,7 +221,7 @@ def main() -> int:
                     )
                     for label in labels
                 ]
-                cut(resized(photo, scale), dice, rng, sink, source)
+                cut(resized(photo, scale), dice, rng, sink, source, args.size)
             photos += 1
         kind = "held-out" if args.held_out else "training"
         print(f"  {folder.name}: {photos} {kind} photos, {len(sink.crops)} crops", flush=True)
@@ -213,7 +232,7 @@ def main() -> int:
             for _ in range(int(rng.integers(1, 9)))
         ]
         tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
-        cut(tray.frame, rendered_dice(tray), rng, sink, 0)
+        cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size)
     print(f"  synthetic: {synthetic} trays, {len(sink.crops)} crops", flush=True)
     unusual = sorted(UNUSUAL_SCHEMES)
     unusual_trays = 0 if args.held_out else args.unusual
@@ -223,14 +242,14 @@ def main() -> int:
         style = replace(style, schemes=(*style.schemes, unusual[n % len(unusual)]))
         values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 9)))]
         tray = render_tray(values, seed=seed, style=style)
-        cut(tray.frame, rendered_dice(tray), rng, sink, 0)
+        cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size)
     print(f"  unusual schemes: {unusual_trays} trays, {len(sink.crops)} crops", flush=True)
     for name, count in [] if args.held_out else args.preset:
         for n in range(count):
             seed = PRESET_SEEDS + n
             values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 13)))]
             tray = render_tray(values, seed=seed, style=style_like(name, seed))
-            cut(tray.frame, rendered_dice(tray), rng, sink, 0)
+            cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size)
         print(f"  {name}: {count} trays, {len(sink.crops)} crops", flush=True)
     sink.save(args.out)
     print(f"{len(sink.crops)} crops -> {args.out}, by class {np.bincount(sink.classes).tolist()}")

@@ -1,12 +1,13 @@
 """Train the die classifier on crops from make_crops.py and export it as ONNX for `cv2.dnn`.
 
-The network reads one 32×32 crop (vision.crops) and gives 10 numbers: scores of 8 classes
-(0: no die centred here, 1-6: the face value, 7: a die that cannot be read) and the offset from
-the crop centre to the die centre in die widths (x, y). It is small (about 530,000 weights, 16 M
-multiply-adds per crop, about 0.6 ms on one desktop core) so that a Raspberry Pi reads a tray of
-dice in tens of milliseconds. Each epoch sees the real photos' crops ``--real-weight`` times and a
-new draw of ``--synthetic-share`` of the synthetic ones: the real dice are few and varied, the
-synthetic ones many.
+The network reads one square crop (vision.crops; 32×32 unless the crops are cut larger with
+``make_proposal_crops.py --size``, its side taken from DATA) and gives 10 numbers: scores of 8
+classes (0: no die centred here, 1-6: the face value, 7: a die that cannot be read) and the offset
+from the crop centre to the die centre in die widths (x, y). It is small (about 530,000 weights, 16
+million multiply-adds per crop, about 0.6 ms on one desktop core) so that a Raspberry Pi reads a
+tray of dice in tens of milliseconds. Each epoch sees the real photos' crops ``--real-weight``
+times and a new draw of ``--synthetic-share`` of the synthetic ones: the real dice are few and
+varied, the synthetic ones many.
 
 Needs PyTorch and onnx, which the appliance does not: see training/README.md.
 Usage: .venv/bin/python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N] [--seed S]
@@ -21,6 +22,7 @@ Usage: .venv/bin/python training/train_dice_cnn.py DATA.npz OUT.onnx [--epochs N
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 
@@ -55,8 +57,11 @@ TEACHER_SHARE = 0.8
 
 
 class DiceNet(nn.Module):
-    def __init__(self, widths: tuple[int, ...] = WIDTHS, hidden: int = HIDDEN) -> None:
+    def __init__(
+        self, widths: tuple[int, ...] = WIDTHS, hidden: int = HIDDEN, size: int = CROP_SIZE
+    ) -> None:
         super().__init__()
+        self.size = size
         a, b, c, d, e = widths
         self.features = nn.Sequential(
             block(3, a),
@@ -68,7 +73,7 @@ class DiceNet(nn.Module):
             nn.MaxPool2d(2),
             block(d, e),
         )
-        side = CROP_SIZE // 8
+        side = size // 8
         self.head = nn.Sequential(
             nn.Flatten(),
             nn.Linear(e * side * side, hidden),
@@ -124,7 +129,7 @@ def warp(
     squashed = torch.diag_embed(torch.stack((torch.ones(k), squash), 1))
     forward = scale[:, None, None] * (turn_to @ squashed @ turn_to.transpose(1, 2))
     theta = torch.cat((torch.linalg.inv(forward), torch.zeros(k, 2, 1)), 2)
-    grid = nn.functional.affine_grid(theta, [k, 3, CROP_SIZE, CROP_SIZE], align_corners=False)
+    grid = nn.functional.affine_grid(theta, [k, *crops.shape[1:]], align_corners=False)
     moved = nn.functional.grid_sample(
         crops[picked], grid, padding_mode="border", align_corners=False
     )
@@ -145,7 +150,7 @@ def augment(crops: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     n = crops.shape[0]
     perms = torch.tensor([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]])
     pick = perms[torch.randint(0, 6, (n,), generator=gen)]
-    crops = torch.gather(crops, 1, pick[:, :, None, None].expand(-1, -1, CROP_SIZE, CROP_SIZE))
+    crops = torch.gather(crops, 1, pick[:, :, None, None].expand(-1, -1, *crops.shape[2:]))
     grey = torch.rand(n, generator=gen) < 0.2
     crops[grey] = crops[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     gain = torch.exp(torch.randn(n, 1, 1, 1, generator=gen) * 0.25)
@@ -238,7 +243,9 @@ def checked_photos(model: DiceNet, data: dict[str, np.ndarray]) -> str:
 def load_exported(model: DiceNet, path: Path) -> None:
     """Set ``model`` to the weights of a network this script exported (same widths). The export
     folded each batch normalisation into its convolution's bias: here each normalisation is
-    made to pass its input on plus that bias, so it must stay in eval mode while training."""
+    made to pass its input on plus that bias, so it must stay in eval mode while training. A
+    network exported for another crop size gives its hidden layer's weights resampled to this
+    size's places (`resampled`)."""
     graph = onnx.load(str(path)).graph
     weights = {
         i.name: torch.from_numpy(onnx.numpy_helper.to_array(i).copy()) for i in graph.initializer
@@ -256,14 +263,29 @@ def load_exported(model: DiceNet, path: Path) -> None:
             norm.bias.copy_(weights[node.input[2]])
         gemms = [n for n in graph.node if n.op_type == "Gemm"]
         for node, linear in zip(gemms, (model.head[1], model.head[3]), strict=True):
-            linear.weight.copy_(weights[node.input[1]])
+            channels = blocks[-1][0].out_channels if linear is model.head[1] else 1
+            linear.weight.copy_(resampled(weights[node.input[1]], linear.weight.shape, channels))
             linear.bias.copy_(weights[node.input[2]])
+
+
+def resampled(weight: torch.Tensor, shape: torch.Size, channels: int) -> torch.Tensor:
+    """A hidden layer's weights (outputs × channels·side·side) made to fit ``shape``: the same
+    when they do, else each channel's square of places resized bilinearly and scaled so that a
+    feature spread evenly over the crop weighs as much as before."""
+    if weight.shape == shape:
+        return weight
+    old, new = (math.isqrt(n // channels) for n in (weight.shape[1], shape[1]))
+    if weight.shape[0] != shape[0] or channels * old * old != weight.shape[1]:
+        raise SystemExit(f"hidden layer {tuple(weight.shape)} cannot be made {tuple(shape)}")
+    square = weight.reshape(weight.shape[0], channels, old, old)
+    resized = nn.functional.interpolate(square, size=(new, new), mode="bilinear")
+    return (resized * (old * old) / (new * new)).reshape(shape)
 
 
 def export(model: DiceNet, out: Path) -> None:
     """Write the network as ONNX (one input "crops" N×3×S×S, one output "scores" N×10)."""
     model.eval()
-    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    dummy = torch.zeros(1, 3, model.size, model.size)
     torch.onnx.export(
         model,
         (dummy,),
@@ -365,7 +387,7 @@ def main() -> int:
         f"{n} crops ({int(is_real.sum())} real), classes "
         f"{torch.bincount(classes, minlength=CLASSES).tolist()}, {per_epoch} an epoch"
     )
-    model = DiceNet(tuple(int(w) for w in args.widths.split(",")), args.hidden)
+    model = DiceNet(tuple(int(w) for w in args.widths.split(",")), args.hidden, crops.shape[-1])
     held_out = (crops[check], classes[check], offsets[check], has_offset[check], is_real[check])
     check_photos = dict(np.load(args.check)) if args.check is not None else None
     if args.start is not None:

@@ -41,28 +41,29 @@ def die_crop(
     center: tuple[float, float],
     width: float,
     angle: float = 0.0,
+    size: int = CROP_SIZE,
 ) -> Frame:
-    """The CROP_SIZE×CROP_SIZE×3 crop around ``center`` (x, y in frame pixels) for a die
-    ``width`` pixels wide, turned by ``angle`` degrees; what lies outside the frame is copied
-    from its edge."""
+    """The ``size``×``size``×3 crop around ``center`` (x, y in frame pixels) for a die ``width``
+    pixels wide, turned by ``angle`` degrees; what lies outside the frame is copied from its
+    edge."""
     side = CROP_SPAN * max(width, 1.0)
-    shrink = side / CROP_SIZE
+    shrink = side / size
     level = min(len(pyramid) - 1, max(0, math.floor(math.log2(max(shrink, 1.0)))))
     image = pyramid[level]
     factor = 2.0**level
-    scale = CROP_SIZE / side * factor
+    scale = size / side * factor
     cx, cy = center[0] / factor, center[1] / factor
     # pyrDown keeps pixel centres at (2i + 0.5) of the level above: shift by half a pixel per level.
     offset = 0.5 - 0.5 / factor
     cx -= offset
     cy -= offset
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    matrix[0, 2] += CROP_SIZE / 2 - cx
-    matrix[1, 2] += CROP_SIZE / 2 - cy
+    matrix[0, 2] += size / 2 - cx
+    matrix[1, 2] += size / 2 - cy
     crop = cv2.warpAffine(
         image,
         matrix,
-        (CROP_SIZE, CROP_SIZE),
+        (size, size),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )

@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse
 import math
 
+import cv2
+import numpy as np
 import pytest
 
-from training.make_crops import UNREADABLE
-from training.make_proposal_crops import _preset, _scales, class_of, rendered_dice
+from training.make_crops import UNREADABLE, Sink
+from training.make_proposal_crops import _preset, _scales, class_of, cut, rendered_dice
 from vision.render import TrayStyle, render_tray, style_like
 
 
@@ -52,3 +54,18 @@ def test_presets_and_scales_are_read() -> None:
     for bad in ("", "1,a", "0", "-1", "5"):
         with pytest.raises(argparse.ArgumentTypeError):
             _scales(bad)
+
+
+def test_a_tray_is_cut_at_the_size_asked_with_the_same_dice() -> None:
+    tray = render_tray([3, 5], seed=21)
+    sinks = {size: Sink() for size in (32, 48)}
+    for size, sink in sinks.items():
+        cut(tray.frame, rendered_dice(tray), np.random.default_rng(0), sink, 0, size)
+    small, large = sinks[32], sinks[48]
+    assert {c.shape for c in small.crops} == {(32, 32, 3)}
+    assert {c.shape for c in large.crops} == {(48, 48, 3)}
+    assert large.classes == small.classes and large.offsets == small.offsets
+    # The same places at 1.5 times the pixels: shrunk back, each large crop is its small one.
+    for big, crop in zip(large.crops, small.crops, strict=True):
+        again = cv2.resize(big, (32, 32), interpolation=cv2.INTER_AREA)
+        assert np.abs(again.astype(int) - crop).mean() < 5
