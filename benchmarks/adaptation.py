@@ -57,22 +57,30 @@ def kept_photos(style: TrayStyle, count: int) -> tuple[list[tuple[Frame, list[La
     for tray in throws(style, _KEPT_SEEDS, 50 * count):
         if len(kept) >= count:
             break
-        reading = read(tray.frame)
-        if len(reading.dice) != len(tray.dice):
+        dice, was_corrected = kept_throw(tray.frame, rendered_labels(tray.dice))
+        if dice is None:
             refused += 1
             continue
-        labels = rendered_labels(tray.dice)
-        pairs = matched(reading, labels)
-        dice = []
-        for d_index, l_index in sorted(pairs.items()):
-            box = reading.dice[d_index].box
-            dice.append(
-                LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, labels[l_index].value)
-            )
-        wrong = [reading.dice[d].value != labels[i].value for d, i in pairs.items()]
-        corrected += any(wrong) or len(pairs) < len(reading.dice)
+        corrected += was_corrected
         kept.append((tray.frame, dice))
     return kept, f"{len(kept)} kept ({corrected} corrected), {refused} refused and thrown again"
+
+
+def kept_throw(frame: Frame, labels: list[LabelledDie]) -> tuple[list[LabelledDie] | None, bool]:
+    """What the table keeps of a throw whose dice are ``labels``, as `device.photos` does: the
+    dice as read, each with its true value (as the players confirm or correct it), or None when
+    the reader saw another number of dice (the throw is refused and thrown again); and whether
+    the players had to correct a value."""
+    reading = read(frame)
+    if len(reading.dice) != len(labels):
+        return None, False
+    pairs = matched(reading, labels)
+    dice = []
+    for d_index, l_index in sorted(pairs.items()):
+        box = reading.dice[d_index].box
+        dice.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, labels[l_index].value))
+    wrong = [reading.dice[d].value != labels[i].value for d, i in pairs.items()]
+    return dice, any(wrong) or len(pairs) < len(reading.dice)
 
 
 def score_throws(trays: Sequence[RenderedTray], layer: Adapted | None) -> Score:

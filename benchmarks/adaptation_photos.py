@@ -1,0 +1,146 @@
+"""How much adapting to a table's own dice (`dicekeeper adapt`) helps on real photos.
+
+Each kind of scene in the labelled photo folders (`benchmarks.vision_accuracy.scene_of`: a
+folder, or a family of rune55-trainval's photos) stands for one table. The table keeps its
+throws as `dicekeeper` does (`benchmarks.adaptation.kept_throw`): each training photo of the
+scene (one copy of each original photo, in name order) is read, refused when the reader saw
+another number of dice than lie there, else kept with the dice as read and their true values,
+as the players confirm or correct them. The last layers are fitted to the first 10, 25 and 50
+kept throws (`vision.adapt.adapt_last_layer`), and the scene's held-out photos (by original
+photo, `training/split.py`) are read before and after each: per die (dice read with their value
+/ dice labelled), dice left "not sure", throws exact and silent misreads (`vision.evaluation`).
+After the last size, the other scenes' held-out photos are read too: what one table's
+adaptation costs the rest.
+
+Needs ../shared/datasets (skipped with a message without it).
+
+Usage: python benchmarks/adaptation_photos.py [--scenes SUBSTRING,...] [--sizes 10,25,50]
+                                              [--others N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from benchmarks.adaptation import kept_throw
+from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
+from training.split import is_training, original_photo
+from vision import read
+from vision.adapt import adapt_last_layer
+from vision.classify import Adapted, last_layer
+from vision.evaluation import LabelledDie, Score, score_image
+from vision.types import Frame
+
+Photo = tuple[Frame, list[LabelledDie]]
+
+
+def scene_photos() -> dict[str, tuple[list[Photo], list[Photo]]]:
+    """Each scene's training photos (one copy of each original) and held-out photos (every
+    copy), in name order."""
+    scenes: dict[str, tuple[list[Photo], list[Photo]]] = {}
+    for folder in labelled_folders():
+        seen: set[str] = set()
+        for image, photo, dice in labelled_photos(folder):
+            name = f"{folder.name}/{image}"
+            training, held = scenes.setdefault(scene_of(folder.name, image), ([], []))
+            if not is_training(name):
+                held.append((photo, dice))
+            elif original_photo(name) not in seen:
+                seen.add(original_photo(name))
+                training.append((photo, dice))
+    return scenes
+
+
+def kept(photos: Sequence[Photo], count: int) -> tuple[list[Photo], str]:
+    """The first ``count`` of ``photos`` the table keeps, and how the throws went."""
+    table: list[Photo] = []
+    refused = corrected = 0
+    for frame, labels in photos:
+        if len(table) >= count:
+            break
+        dice, was_corrected = kept_throw(frame, labels)
+        if dice is None:
+            refused += 1
+            continue
+        corrected += was_corrected
+        table.append((frame, dice))
+    return table, f"{len(table)} kept ({corrected} corrected), {refused} refused"
+
+
+def scored(photos: Sequence[Photo], layer: Adapted | None) -> Score:
+    """The reader's score on ``photos`` with the adapted ``layer`` (None: as shipped)."""
+    total = Score()
+    with last_layer(layer):
+        for frame, labels in photos:
+            total += score_image(read(frame), labels)
+    return total
+
+
+def line(name: str, before: Score, after: Score) -> str:
+    """One line of figures, before -> after."""
+    return (
+        f"  {name}: per die {before.recall:.3f} -> {after.recall:.3f}, not sure "
+        f"{before.unread} -> {after.unread}, throws exact {before.throw_accuracy:.3f} -> "
+        f"{after.throw_accuracy:.3f}, silent misreads {before.silent} -> {after.silent} "
+        f"of {after.images}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", default="", help="only scenes whose names hold one of these")
+    parser.add_argument("--sizes", default="10,25,50", help="kept throws to adapt to")
+    parser.add_argument(
+        "--others", type=int, default=60, help="held-out photos of each other scene (0: all)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        sizes = sorted(int(s) for s in args.sizes.split(","))
+    except ValueError:
+        parser.error(f"--sizes {args.sizes!r}: numbers separated by commas")
+    if not sizes or sizes[0] < 1:
+        parser.error(f"--sizes {args.sizes!r}: at least one throw each")
+    if not DATASETS.is_dir():
+        print(f"skipped: {DATASETS} is missing")
+        return 0
+    scenes = scene_photos()
+    wanted = [w for w in args.scenes.split(",") if w]
+    others = {
+        name: held[: args.others] if args.others else held for name, (_, held) in scenes.items()
+    }
+    before_others = {name: scored(held, None) for name, held in others.items()}
+    for name, (training, held) in scenes.items():
+        if wanted and not any(w in name for w in wanted):
+            continue
+        before = scored(held, None)
+        table, story = kept(training, sizes[-1])
+        print(
+            f"{name}: {len(training)} training originals, table: {story}; "
+            f"{len(held)} held-out photos, {before.labelled} dice",
+            flush=True,
+        )
+        layer = None
+        for size in sizes:
+            if size > len(table):
+                print(f"  only {len(table)} kept throws: no fit to {size}")
+                break
+            start = time.perf_counter()
+            layer, dice = adapt_last_layer(table[:size])
+            seconds = time.perf_counter() - start
+            after = scored(held, layer)
+            print(line(f"after {size} throws ({dice} dice, {seconds:.0f} s)", before, after))
+            sys.stdout.flush()
+        if layer is None:
+            continue
+        for other, photos in others.items():
+            if other != name:
+                print(line(f"{other} (held out)", before_others[other], scored(photos, layer)))
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
