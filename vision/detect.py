@@ -40,6 +40,11 @@ WIDTH_UNIT = 32.0
 """The network tells a die's width as the logarithm of its width over this many frame pixels."""
 SEPARATION = 0.5
 """A peak within this many die widths of a stronger one is the same die."""
+WIDE = 150.0
+"""Dice wider than this (frame pixels) are also looked for in the frame quartered
+(`detect_scales`): in the frame halved the detector finds every die of 100-160 px of the held-out
+close-up photos, 0.91 of those of 160-220 px and 0.34 of wider ones; in the frame quartered 0.95
+and 0.76 (training/README.md)."""
 WIDEST = 256.0
 """Dice wider than this (frame pixels) are also looked for on a coarse level (`detect_scales`): the
 detector learnt dice up to about 300 px wide in the frame halved (training/make_trays.py) and
@@ -51,6 +56,9 @@ twice as large: when the dice proposed strongly (`STRONG`) are at the median nar
 is."""
 STRONG = 0.4
 """A proposal this strong or more tells the frame's die width."""
+ALIKE = 1.5
+"""Two proposals at one place whose widths differ by more than this factor may be a die and its
+pip: both are kept (`merged`), for the judge to weigh."""
 PROBE_LEVEL = 3
 """The pyramid level (the frame shrunk 8 times) on which dice over `WIDEST` are looked for."""
 
@@ -83,11 +91,11 @@ def detect_scales(
     """The dice the detector proposes in a frame whose pyramid (`vision.crops.pyramid_of`) is
     ``pyramid``, in frame pixels, as `detect` gives them, by the network ``net`` (default:
     `SCALES_MODEL`). The frame halved is read; the frame itself too for dice under `NARROWEST`
-    when the strong proposals (`STRONG`) are at the median narrower, or there are none; and the
-    coarsest level (up to `PROBE_LEVEL`) for dice over `WIDEST`, where they look as dice and not
-    as pips. The levels' proposals are merged as one level's peaks are: a proposal near a
-    stronger one is the same die (the pips of a wide die, proposed weakly in the frame halved,
-    are left out)."""
+    when the strong proposals (`STRONG`) are at the median narrower, or there are none; the
+    frame quartered for dice over `WIDE` and the coarsest level (up to `PROBE_LEVEL`) for dice
+    over `WIDEST`, where they look as dice and not as pips. The levels' proposals are merged
+    (`merged`): a finer level takes the pips of a wide die for dice where a coarser one sees
+    the die."""
     if len(pyramid) < 2:
         return []
     net = net if net is not None else load_network(SCALES_MODEL)
@@ -96,11 +104,27 @@ def detect_scales(
     if not strong or strong[len(strong) // 2] < NARROWEST:
         narrow = [p for p in _detect_level(pyramid, 0, least, net) if p.width < NARROWEST]
         found = _separate(found + narrow) if narrow else found
-    probe = min(PROBE_LEVEL, len(pyramid) - 1)
-    if probe < 2:
-        return found
-    wide = [p for p in _detect_level(pyramid, probe, least, net) if p.width > WIDEST]
-    return _separate(found + wide) if wide else found
+    for level, least_width in ((2, WIDE), (PROBE_LEVEL, WIDEST)):
+        if level < len(pyramid):
+            wide = [p for p in _detect_level(pyramid, level, least, net) if p.width > least_width]
+            found = merged(found + wide) if wide else found
+    return found
+
+
+def merged(proposals: list[Proposal]) -> list[Proposal]:
+    """The proposals, strongest first, without those near a stronger one about as wide (within
+    `SEPARATION` of the wider's width, widths within `ALIKE`): the same die. Proposals of other
+    widths at one place are kept, for the judge to weigh which is the die."""
+    kept: list[Proposal] = []
+    for proposal in sorted(proposals, key=lambda p: -p.strength):
+        if all(
+            math.hypot(proposal.x - k.x, proposal.y - k.y)
+            >= SEPARATION * max(k.width, proposal.width)
+            or not 1 / ALIKE <= proposal.width / k.width <= ALIKE
+            for k in kept
+        ):
+            kept.append(proposal)
+    return kept
 
 
 def _detect_level(

@@ -10,7 +10,7 @@ import pytest
 
 import vision.detect as detect_module
 from vision.crops import pyramid_of
-from vision.detect import MULTIPLE, Proposal, detect, detect_scales, to_input
+from vision.detect import MULTIPLE, Proposal, detect, detect_scales, merged, to_input
 from vision.errors import ReaderUnavailable
 from vision.evaluation import resized
 from vision.render import render_empty_tray, render_tray, style_from_seed
@@ -129,11 +129,14 @@ def _throw_at_width(seed: int, width: float) -> tuple[Frame, list[tuple[float, f
     return frame, centres
 
 
-@pytest.mark.parametrize(("width", "least"), [(16, 16), (40, 30), (120, 30), (400, 30)])
+@pytest.mark.parametrize(
+    ("width", "least"), [(16, 16), (40, 30), (120, 30), (200, 30), (240, 30), (400, 30)]
+)
 def test_the_same_throws_are_proposed_whatever_the_die_width(width: int, least: int) -> None:
-    """Eight throws of four dice, seen 16, 40, 120 and 400 px wide: the frame halved alone finds
-    none of the 400 px dice (it takes their pips for dice) nor of the 16 px ones. The 16 px dice,
-    8 px in the frame halved and read in the frame itself, are the weakest: half is the bar."""
+    """Eight throws of four dice, seen 16 to 400 px wide: the frame halved alone finds none of
+    the 400 px dice (it takes their pips for dice), few of the 200-240 px ones, and none of the
+    16 px ones. The 16 px dice, 8 px in the frame halved and read in the frame itself, are the
+    weakest: half is the bar."""
     found = 0
     for seed in range(8):
         frame, centres = _throw_at_width(seed, width)
@@ -141,3 +144,13 @@ def test_the_same_throws_are_proposed_whatever_the_die_width(width: int, least: 
             _found(detect_scales(pyramid_of(frame), 0.3), centre, width) for centre in centres
         )
     assert found >= least, (width, found)
+
+
+def test_proposals_of_one_die_merge_and_of_another_size_stay_for_the_judge() -> None:
+    pip = Proposal(100.0, 100.0, 30.0, 0.9)
+    same_pip = Proposal(104.0, 98.0, 33.0, 0.5)
+    die = Proposal(110.0, 95.0, 180.0, 0.6)
+    same_die = Proposal(118.0, 90.0, 200.0, 0.4)
+    elsewhere = Proposal(400.0, 100.0, 30.0, 0.2)
+    kept = merged([same_die, elsewhere, pip, die, same_pip])
+    assert kept == [pip, die, elsewhere]
