@@ -1,4 +1,5 @@
-"""Square crops of a frame around a die, at one fixed size, for the die classifier.
+"""Square crops of a frame around a die, at one fixed size (`CROP_SIZE` unless asked), for the die
+classifier.
 
 A crop is centred on a point, turned by an angle and scaled so that a die ``width`` pixels wide
 fills `CROP_SPAN` of it, whatever the camera height. The frame is reduced in a pyramid first so
