@@ -26,7 +26,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos
 from training.split import is_training
@@ -50,20 +50,31 @@ def throws(style: TrayStyle, first_seed: int, count: int) -> Iterator[RenderedTr
         yield render_tray(values, seed=first_seed + i, style=style)
 
 
-def kept_photos(style: TrayStyle, count: int) -> tuple[list[tuple[Frame, list[LabelledDie]]], str]:
+Photo = tuple[Frame, list[LabelledDie]]
+"""A frame and its labelled dice."""
+
+
+def kept_photos(style: TrayStyle, count: int) -> tuple[list[Photo], str]:
     """The first ``count`` throws the table keeps, as labelled photos, and how they went."""
-    kept: list[tuple[Frame, list[LabelledDie]]] = []
+    trays = throws(style, _KEPT_SEEDS, 50 * count)
+    return kept(((tray.frame, rendered_labels(tray.dice)) for tray in trays), count)
+
+
+def kept(photos: Iterable[Photo], count: int) -> tuple[list[Photo], str]:
+    """The first ``count`` of the throws ``photos`` that the table keeps (`kept_throw`), and how
+    the throws went."""
+    table: list[Photo] = []
     refused = corrected = 0
-    for tray in throws(style, _KEPT_SEEDS, 50 * count):
-        if len(kept) >= count:
+    for frame, labels in photos:
+        if len(table) >= count:
             break
-        dice, was_corrected = kept_throw(tray.frame, rendered_labels(tray.dice))
+        dice, was_corrected = kept_throw(frame, labels)
         if dice is None:
             refused += 1
             continue
         corrected += was_corrected
-        kept.append((tray.frame, dice))
-    return kept, f"{len(kept)} kept ({corrected} corrected), {refused} refused and thrown again"
+        table.append((frame, dice))
+    return table, f"{len(table)} kept ({corrected} corrected), {refused} refused and thrown again"
 
 
 def kept_throw(frame: Frame, labels: list[LabelledDie]) -> tuple[list[LabelledDie] | None, bool]:
@@ -85,10 +96,15 @@ def kept_throw(frame: Frame, labels: list[LabelledDie]) -> tuple[list[LabelledDi
 
 def score_throws(trays: Sequence[RenderedTray], layer: Adapted | None) -> Score:
     """The reader's score on ``trays`` with the classifier's ``layer`` (None: shipped)."""
+    return scored(((tray.frame, rendered_labels(tray.dice)) for tray in trays), layer)
+
+
+def scored(photos: Iterable[Photo], layer: Adapted | None) -> Score:
+    """The reader's score on ``photos`` with the classifier's ``layer`` (None: shipped)."""
     total = Score()
     with last_layer(layer):
-        for tray in trays:
-            total += score_image(read(tray.frame), rendered_labels(tray.dice))
+        for frame, labels in photos:
+            total += score_image(read(frame), labels)
     return total
 
 

@@ -25,16 +25,11 @@ import sys
 import time
 from collections.abc import Sequence
 
-from benchmarks.adaptation import kept_throw
+from benchmarks.adaptation import Photo, kept, scored
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
 from training.split import is_training, original_photo
-from vision import read
 from vision.adapt import adapt_last_layer
-from vision.classify import Adapted, last_layer
-from vision.evaluation import LabelledDie, Score, score_image
-from vision.types import Frame
-
-Photo = tuple[Frame, list[LabelledDie]]
+from vision.evaluation import Score
 
 
 def scene_photos() -> dict[str, tuple[list[Photo], list[Photo]]]:
@@ -52,31 +47,6 @@ def scene_photos() -> dict[str, tuple[list[Photo], list[Photo]]]:
                 seen.add(original_photo(name))
                 training.append((photo, dice))
     return scenes
-
-
-def kept(photos: Sequence[Photo], count: int) -> tuple[list[Photo], str]:
-    """The first ``count`` of ``photos`` the table keeps, and how the throws went."""
-    table: list[Photo] = []
-    refused = corrected = 0
-    for frame, labels in photos:
-        if len(table) >= count:
-            break
-        dice, was_corrected = kept_throw(frame, labels)
-        if dice is None:
-            refused += 1
-            continue
-        corrected += was_corrected
-        table.append((frame, dice))
-    return table, f"{len(table)} kept ({corrected} corrected), {refused} refused"
-
-
-def scored(photos: Sequence[Photo], layer: Adapted | None) -> Score:
-    """The reader's score on ``photos`` with the adapted ``layer`` (None: as shipped)."""
-    total = Score()
-    with last_layer(layer):
-        for frame, labels in photos:
-            total += score_image(read(frame), labels)
-    return total
 
 
 def line(name: str, before: Score, after: Score) -> str:

@@ -18,7 +18,7 @@ def test_a_throw_is_kept_with_its_true_values_and_refused_when_a_die_is_missed()
     told = [LabelledDie(d.x_min, d.y_min, d.x_max, d.y_max, 7 - (d.value or 0)) for d in labels]
     ghost = LabelledDie(1.0, 1.0, 30.0, 30.0, 4)
     table, story = bench.kept([(tray.frame, [*labels, ghost]), (tray.frame, told)], 5)
-    assert story == "1 kept (1 corrected), 1 refused"
+    assert story == "1 kept (1 corrected), 1 refused and thrown again"
     ((frame, dice),) = table
     assert frame is tray.frame
     # The dice as read, each given the value the players confirm: here the one told.
