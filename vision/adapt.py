@@ -40,6 +40,7 @@ from vision.judge import (
     LOOKS,
     judge_classifier,
     judge_network,
+    look_crop,
     looks_at,
 )
 from vision.params import ReaderParams
@@ -146,9 +147,10 @@ def judged_crops(
     """Crops where the judge looks at the labelled dice of one photo, and their values: each
     candidate the reader finds on a labelled die (its pip faces and the detector's proposals,
     `vision.reader.candidates_of`), placed as the judge's network places it, cut at its width
-    ``params.at_candidate`` times (at the judge's angles, `vision.judge.LOOKS`, then turned at
-    random). A die the pip stages cannot read (an emblem) is found by the detector alone, off its
-    centre or at another width than the labels tell; the judge must know it there too."""
+    ``params.at_candidate`` times (as the judge looks, `vision.judge.LOOKS`, then turned at
+    random, every other one mirrored). A die the pip stages cannot read (an emblem) is found by
+    the detector alone, off its centre or at another width than the labels tell; the judge must
+    know it there too."""
     with last_layer(None):
         working, factor = working_copy(check_frame(frame))
         pyramid = pyramid_of(working)
@@ -161,8 +163,8 @@ def judged_crops(
             continue
         face = candidate.face
         for k in range(params.at_candidate):
-            angle = LOOKS[k] if k < len(LOOKS) else float(rng.uniform(0, 360))
-            crops.append(die_crop(pyramid, (face.x, face.y), face.width, angle))
+            look = LOOKS[k] if k < len(LOOKS) else (float(rng.uniform(0, 360)), bool(k % 2))
+            crops.append(look_crop(pyramid, (face.x, face.y), face.width, look))
             classes.append(int(label.value))
     return crops, classes
 

@@ -10,7 +10,8 @@ they are (a die's side face, seen obliquely, has elongated pips), and the looks 
 classifier network (`NETWORK`: the die classifier's architecture, trained further on crops cut
 where the multi-scale detector proposes dice in photos of many tables, `training/README.md`): one
 upright, which also tells where the die centre lies (the candidate is moved there when it lies
-off), and one turned a quarter; set beside the other candidates of the frame (its width against
+off), one turned a quarter, and, where those two do not agree surely, six more (turned by the
+other quarters, and mirrored); set beside the other candidates of the frame (its width against
 theirs, the nearest candidate the looks find surer, and whether its pips are the more elongated).
 Two logistic models weigh it: the chance that a die is there (`Model.die`), and for each value in
 question (the one read and the one the looks find most probable) the chance that it is the die's
@@ -46,8 +47,17 @@ Classifier = Callable[[Sequence[Frame]], list[Verdict]]
 
 NETWORK = "judge_cnn.onnx"
 """The judge's classifier network, in the package."""
-LOOKS = (0.0, 90.0)
-"""The angles (degrees) at which the judge's classifier looks at each die."""
+LOOKS = tuple(
+    (angle, mirrored) for mirrored in (False, True) for angle in (0.0, 90.0, 180.0, 270.0)
+)
+"""How the judge's classifier looks at each die: turned by each quarter, as it lies and mirrored
+(angle in degrees, mirrored). A die shows its value however it lies; the classifier's mistakes
+mostly depend on how it lies, and its looks averaged are right more often and more surely."""
+SETTLING = 2
+"""The first this many of `LOOKS` are taken at every candidate; the others only where those leave
+the candidate in doubt (`settled`)."""
+AGREE = 0.9
+"""Looks that each find the same class (a value, or no die) this probable settle a candidate."""
 DIE_FEATURES = (
     "log_die",
     "log_no_die",
@@ -256,12 +266,22 @@ class Looks:
         return 1 + int(np.argmax(self.mean[1:7]))
 
 
+def look_crop(
+    pyramid: Pyramid, center: tuple[float, float], width: float, look: tuple[float, bool]
+) -> Frame:
+    """The crop of a die for one of the judge's `LOOKS`: turned, and mirrored left to right."""
+    angle, mirrored = look
+    crop = die_crop(pyramid, center, width, angle)
+    return np.ascontiguousarray(crop[:, ::-1]) if mirrored else crop
+
+
 def looks_at(
     pyramid: Pyramid, found: Sequence[Candidate], classifier: Classifier
 ) -> tuple[list[Candidate], list[Looks]]:
     """The candidates, each moved to where the classifier's upright look at it places the die
-    centre when that lies `MOVED` off, and the classifier's looks at each where it then lies (one
-    for each angle of `LOOKS`; the upright one is looked again only at a candidate moved)."""
+    centre when that lies `MOVED` off, and the classifier's looks at each where it then lies: the
+    first `SETTLING` of `LOOKS` at every candidate (the upright one looked again only at a
+    candidate moved), and the others at the candidates those leave in doubt (`settled`)."""
     if not found:
         return [], []
     first = classifier([die_crop(pyramid, (c.face.x, c.face.y), c.face.width) for c in found])
@@ -275,20 +295,38 @@ def looks_at(
             face = replace(face, x=face.x + dx * face.width, y=face.y + dy * face.width)
             candidate = replace(candidate, face=face)
         placed.append(candidate)
-        angles = LOOKS if moved[-1] else LOOKS[1:]
-        crops += [die_crop(pyramid, (face.x, face.y), face.width, angle) for angle in angles]
+        looks = LOOKS[:SETTLING] if moved[-1] else LOOKS[1:SETTLING]
+        crops += [look_crop(pyramid, (face.x, face.y), face.width, look) for look in looks]
     verdicts = iter(classifier(crops) if crops else [])
-    looks = []
-    for verdict, again in zip(first, moved, strict=True):
-        seen = (
-            [next(verdicts) for _ in LOOKS]
-            if again
-            else [verdict, *(next(verdicts) for _ in LOOKS[1:])]
-        )
-        p = np.array([v.probabilities for v in seen], dtype=np.float64)
-        offset = math.hypot(*verdict.offset)
-        looks.append(Looks(p.mean(axis=0), p.min(axis=0), p.max(axis=0), offset))
-    return placed, looks
+    seen = [
+        [next(verdicts) for _ in LOOKS[:SETTLING]]
+        if again
+        else [verdict, *(next(verdicts) for _ in LOOKS[1:SETTLING])]
+        for verdict, again in zip(first, moved, strict=True)
+    ]
+    probabilities = [np.array([v.probabilities for v in s], dtype=np.float64) for s in seen]
+    doubted = [i for i, p in enumerate(probabilities) if not settled(p)]
+    more = [
+        look_crop(pyramid, (placed[i].face.x, placed[i].face.y), placed[i].face.width, look)
+        for i in doubted
+        for look in LOOKS[SETTLING:]
+    ]
+    verdicts = iter(classifier(more) if more else [])
+    for i in doubted:
+        further = [next(verdicts).probabilities for _ in LOOKS[SETTLING:]]
+        probabilities[i] = np.vstack([probabilities[i], np.array(further, dtype=np.float64)])
+    return placed, [
+        Looks(p.mean(axis=0), p.min(axis=0), p.max(axis=0), math.hypot(*verdict.offset))
+        for p, verdict in zip(probabilities, first, strict=True)
+    ]
+
+
+def settled(probabilities: npt.NDArray[np.float64]) -> bool:
+    """Whether looks (one row of class probabilities each) settle a candidate: each of them
+    finds the same value, or no die, at least `AGREE` probable."""
+    least = probabilities.min(axis=0)
+    value = 1 + int(np.argmax(probabilities.mean(axis=0)[1:7]))
+    return bool(least[value] >= AGREE or least[NO_DIE] >= AGREE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,12 +13,13 @@ import pytest
 from vision import read
 from vision.candidates import Candidate
 from vision.classify import Verdict
-from vision.crops import pyramid_of
+from vision.crops import die_crop, pyramid_of
 from vision.errors import ReaderUnavailable
 from vision.face import Face
 from vision.judge import (
     DIE_FEATURES,
     LOOKS,
+    SETTLING,
     VALUE_FEATURES,
     Logistic,
     Looks,
@@ -27,7 +28,9 @@ from vision.judge import (
     decide,
     judge,
     judge_classifier,
+    look_crop,
     looks_at,
+    settled,
     shipped_model,
     value_evidence,
     values_in_question,
@@ -35,7 +38,9 @@ from vision.judge import (
 from vision.render import render_tray
 from vision.types import Frame
 
-FLAT = np.full((120, 200, 3), 90, np.uint8)
+FLAT = np.repeat(np.tile(np.arange(200, dtype=np.uint8), (120, 1))[:, :, None], 3, axis=2)
+"""A frame as bright at each place as it is far from the left edge: the crops of candidates at
+different places tell the `StandIn` which candidate they are of."""
 
 
 def face(
@@ -54,19 +59,23 @@ def probabilities(given: dict[int, float]) -> tuple[float, ...]:
 
 
 class StandIn:
-    """A classifier that gives every look at the i-th candidate the i-th verdict it was made with
-    (the crops of each batch come candidate after candidate, as many for each), and counts the
-    crops of each batch."""
+    """A classifier that gives every look at the i-th candidate the i-th verdict it was made with,
+    and counts the crops of each batch. The first batch holds one crop of each candidate, in
+    order; a later crop is of the candidate whose first crop's centre (on `FLAT`) was as bright."""
 
     def __init__(self, *given: dict[int, float], offset: tuple[float, float] = (0.0, 0.0)) -> None:
         self.verdicts = [Verdict(probabilities(p), offset) for p in given]
         self.calls: list[int] = []
+        self.centres: list[float] = []
 
     def __call__(self, crops: Sequence[Frame]) -> list[Verdict]:
         self.calls.append(len(crops))
-        each, rest = divmod(len(crops), len(self.verdicts))
-        assert rest == 0, "the crops are not as many for each candidate"
-        return [v for v in self.verdicts for _ in range(each)]
+        centres = [float(crop[15:17, 15:17].mean()) for crop in crops]
+        if not self.centres:
+            assert len(crops) == len(self.verdicts), "the first batch is one crop a candidate"
+            self.centres = centres
+        nearest = [int(np.argmin([abs(c - m) for m in self.centres])) for c in centres]
+        return [self.verdicts[i] for i in nearest]
 
 
 def weighing(names: tuple[str, ...], weights: dict[str, float], bias: float = 0.0) -> Logistic:
@@ -92,15 +101,38 @@ def test_a_value_the_looks_confirm_is_given_and_one_they_doubt_is_not() -> None:
     classifier = StandIn(sure, doubt)
     judged = judge(pyramid_of(FLAT), [face(40, 4), face(140, 4)], classifier, model(0.8))
     assert [(f.x, f.value) for f in sorted(judged, key=lambda f: f.x)] == [(40, 4), (140, None)]
-    # The upright looks in one batch, then the other looks in one more.
-    assert classifier.calls == [2, 2 * (len(LOOKS) - 1)]
+    # The upright looks in one batch, the settling looks in one more, the rest where in doubt.
+    assert classifier.calls == [2, 2 * (SETTLING - 1), len(LOOKS) - SETTLING]
+
+
+def test_looks_that_agree_surely_settle_a_candidate_and_others_do_not() -> None:
+    def looks(*given: dict[int, float]) -> np.ndarray:
+        return np.array([probabilities(p) for p in given])
+
+    assert settled(looks({4: 0.95}, {4: 0.92}))
+    assert settled(looks({0: 0.97}, {0: 0.95}))  # no die, surely
+    assert not settled(looks({4: 0.95}, {4: 0.6}))
+    assert not settled(looks({4: 0.95}, {5: 0.95}))
+    assert not settled(looks({7: 0.95}, {7: 0.95}))  # unreadable: the other looks may read it
+
+
+def test_the_looks_see_a_die_turned_by_every_quarter_and_mirrored() -> None:
+    frame = np.zeros((120, 200, 3), np.uint8)
+    frame[50:60, 90:95] = 255  # a mark that looks different however it is turned or mirrored
+    frame[50:53, 95:105] = 255
+    pyramid = pyramid_of(frame)
+    crops = [look_crop(pyramid, (95.0, 60.0), 30.0, look) for look in LOOKS]
+    assert len({crop.tobytes() for crop in crops}) == len(LOOKS) == 8
+    for (angle, mirrored), crop in zip(LOOKS, crops, strict=True):
+        turned = die_crop(pyramid, (95.0, 60.0), 30.0, angle)
+        assert np.array_equal(crop, turned[:, ::-1] if mirrored else turned)
 
 
 def test_a_candidate_off_the_die_centre_is_moved_there_and_looked_at_again() -> None:
     classifier = StandIn({3: 0.95}, offset=(0.3, 0.0))
     (judged,) = judge(pyramid_of(FLAT), [face(40, 3)], classifier, model())
     assert judged.x == pytest.approx(40 + 0.3 * 30.0) and judged.value == 3
-    assert classifier.calls == [1, len(LOOKS)]  # the upright look again where the die lies
+    assert classifier.calls == [1, SETTLING]  # the upright look again where the die lies
     seen = replace(face(40, 3, strength=0.6), pips_on=3, elongation=1.3)
     (placed,), _ = looks_at(pyramid_of(FLAT), [seen], StandIn({3: 0.95}, offset=(0.3, 0.0)))
     assert placed == replace(seen, face=replace(seen.face, x=40 + 0.3 * 30.0))  # all else kept
