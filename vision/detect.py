@@ -104,11 +104,22 @@ def detect_scales(
     if not strong or strong[len(strong) // 2] < NARROWEST:
         narrow = [p for p in _detect_level(pyramid, 0, least, net) if p.width < NARROWEST]
         found = _separate(found + narrow) if narrow else found
+    wide = wide_proposals(pyramid, least, net)
+    return merged(found + wide) if wide else found
+
+
+def wide_proposals(
+    pyramid: Sequence[Frame], least: float, net: cv2.dnn.Net | None = None
+) -> list[Proposal]:
+    """The dice over `WIDE` the detector proposes in the frame quartered, and those over
+    `WIDEST` on the coarsest level (up to `PROBE_LEVEL`), in frame pixels, each at least
+    ``least`` strong, by the network ``net`` (default: `SCALES_MODEL`)."""
+    net = net if net is not None else load_network(SCALES_MODEL)
+    wide: list[Proposal] = []
     for level, least_width in ((2, WIDE), (PROBE_LEVEL, WIDEST)):
         if level < len(pyramid):
-            wide = [p for p in _detect_level(pyramid, level, least, net) if p.width > least_width]
-            found = merged(found + wide) if wide else found
-    return found
+            wide += [p for p in _detect_level(pyramid, level, least, net) if p.width > least_width]
+    return wide
 
 
 def merged(proposals: list[Proposal]) -> list[Proposal]:

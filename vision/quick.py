@@ -11,7 +11,8 @@ centred in its crop: each at least ``quick_sure``) or surely no die (under ``qui
 under ``quick_faint`` placing no die elsewhere) that the detector was weak on, every look around
 is a die read surely or under ``quick_doubt`` sure of one, and the dice are not the smallest
 (``quick_least_width``: such dice strongly proposed leave the frame before any look), do not
-overlap and are of one width. Small dice (under ``quick_small_width``) are read more strictly,
+overlap, are of one width, and, when they are wide, leave no die the frame quartered proposes
+unexplained (`_wide_die_unread`). Small dice (under ``quick_small_width``) are read more strictly,
 as the classifier and the detector are weaker on them (`_strict`, and `_looked_around` with
 ``small``). Anything else (a die read unsurely, a die the detector is sure of and the classifier
 is not, no die at all) sends the frame to the pip stages and the classifier's many looks
@@ -26,7 +27,7 @@ from dataclasses import replace
 
 from vision.classify import Verdict, classify
 from vision.crops import Pyramid, die_crop
-from vision.detect import Proposal, detect
+from vision.detect import WIDE, Proposal, detect, wide_proposals
 from vision.face import Face
 from vision.params import ReaderParams
 from vision.standout import DIE_PIXELS, standing_out
@@ -45,6 +46,10 @@ SMALL_DIE_PIXELS = 6.5
 """On a frame of small dice (``quick_small_width``), the places standing out from the tray are
 found on the pyramid level where a die is this many pixels wide or more (dice of 28-32 px on the
 second, not the first: there the stage took 5-9 ms a frame, against 1-3 ms)."""
+MAY_BE_WIDER = 2 / 3 * WIDE
+"""The frame halved tells dice of 160-290 px (held-out close-ups) 115-142 px wide, and proposes
+few of those over 220 px: where a die read is this wide or more, the frame may hold wider dice it
+missed, and the frame quartered is read too (`_wide_die_unread`)."""
 EXPLAINED = 0.25
 """A peak of the detector's within this many widths of a die read is that die's, and hints at no
 other: the shadow beside a die stands out near its peak (up to 9 looks on a frame of dice about
@@ -89,9 +94,18 @@ def quick_faces(pyramid: Pyramid, params: ReaderParams) -> list[Face] | None:
     if found is None:
         return None
     faces += found
-    if _overlap(faces) or _uneven(faces, params):
+    if _overlap(faces) or _uneven(faces, params) or _wide_die_unread(pyramid, faces, params):
         return None
     return faces
+
+
+def _wide_die_unread(pyramid: Pyramid, faces: list[Face], params: ReaderParams) -> bool:
+    """Whether, the widest die read being `MAY_BE_WIDER` wide or more, the detector strongly
+    (``quick_strong``) proposes a die over `vision.detect.WIDE` in the frame quartered or coarser
+    (`wide_proposals`) that lies on no die read: a die the frame halved does not show."""
+    if max(f.width for f in faces) < MAY_BE_WIDER:
+        return False
+    return any(not _on_a_die(p.x, p.y, faces) for p in wide_proposals(pyramid, params.quick_strong))
 
 
 def _strict(params: ReaderParams) -> ReaderParams:

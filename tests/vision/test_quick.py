@@ -263,6 +263,31 @@ def test_overlapping_uneven_or_no_dice_leave_the_frame(
     assert _quick(monkeypatch, [], {}) is None
 
 
+def test_wide_dice_read_leave_the_frame_where_the_frame_quartered_sees_a_die_they_miss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wide = [Proposal(100.0, 100.0, 120.0, 0.9), Proposal(300.0, 200.0, 120.0, 0.8)]
+    asked: list[float] = []
+
+    def quartered(proposals: list[Proposal]) -> None:
+        def wide_proposals(pyramid: object, least: float) -> list[Proposal]:
+            asked.append(least)
+            return [p for p in proposals if p.strength >= least]
+
+        monkeypatch.setattr(quick_module, "wide_proposals", wide_proposals)
+
+    quartered([Proposal(110.0, 95.0, 190.0, 0.9)])  # the first die, seen wider: no other
+    assert _quick(monkeypatch, wide, SURE) == [(3, 100.0, 100.0), (5, 300.0, 200.0)]
+    assert asked == [PARAMS.quick_strong]
+    quartered([Proposal(500.0, 300.0, 200.0, 0.9)])  # a die the frame halved did not show
+    assert _quick(monkeypatch, wide, SURE) is None
+    quartered([Proposal(500.0, 300.0, 200.0, 0.2)])  # proposed weakly: not a die missed
+    assert _quick(monkeypatch, wide, SURE) is not None
+    asked.clear()
+    assert _quick(monkeypatch, TWO, SURE) is not None  # dice 50 px wide: nothing wider missed
+    assert asked == []
+
+
 HINTED = [*TWO, Proposal(200.0, 300.0, 50.0, 0.05)]
 """Two dice proposed, and a peak too weak to propose a die (under ``detector_least``) at
 (200, 300), where the frame stands out in the tests below."""
