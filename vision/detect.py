@@ -18,7 +18,7 @@ training/train_dice_det.py makes both networks.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -126,16 +126,12 @@ def merged(proposals: list[Proposal]) -> list[Proposal]:
     """The proposals, strongest first, without those near a stronger one about as wide (within
     `SEPARATION` of the wider's width, widths within `ALIKE`): the same die. Proposals of other
     widths at one place are kept, for the judge to weigh which is the die."""
-    kept: list[Proposal] = []
-    for proposal in sorted(proposals, key=lambda p: -p.strength):
-        if all(
-            math.hypot(proposal.x - k.x, proposal.y - k.y)
-            >= SEPARATION * max(k.width, proposal.width)
-            or not 1 / ALIKE <= proposal.width / k.width <= ALIKE
-            for k in kept
-        ):
-            kept.append(proposal)
-    return kept
+
+    def same_die(weaker: Proposal, stronger: Proposal) -> bool:
+        near = _distance(weaker, stronger) < SEPARATION * max(stronger.width, weaker.width)
+        return near and 1 / ALIKE <= weaker.width / stronger.width <= ALIKE
+
+    return _strongest_apart(proposals, same_die)
 
 
 def _detect_level(
@@ -195,10 +191,24 @@ def _peaks(output: npt.NDArray[np.float64], least: float) -> list[Proposal]:
 
 def _separate(proposals: list[Proposal]) -> list[Proposal]:
     """The proposals, strongest first, without those near a stronger one (the same die)."""
+
+    def same_die(weaker: Proposal, stronger: Proposal) -> bool:
+        return _distance(weaker, stronger) < SEPARATION * stronger.width
+
+    return _strongest_apart(proposals, same_die)
+
+
+def _strongest_apart(
+    proposals: list[Proposal], same_die: Callable[[Proposal, Proposal], bool]
+) -> list[Proposal]:
+    """The proposals, strongest first, each left out when ``same_die(it, k)`` for a stronger
+    one ``k`` kept."""
     kept: list[Proposal] = []
     for proposal in sorted(proposals, key=lambda p: -p.strength):
-        if all(
-            math.hypot(proposal.x - k.x, proposal.y - k.y) >= SEPARATION * k.width for k in kept
-        ):
+        if not any(same_die(proposal, k) for k in kept):
             kept.append(proposal)
     return kept
+
+
+def _distance(a: Proposal, b: Proposal) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
