@@ -9,7 +9,8 @@ from dataclasses import dataclass
 class Face:
     """A die face found from its pips: centre (x, y), the two grid steps ``u`` and ``v`` in pixels
     (grid point (gx, gy) lies at centre + gx·u + gy·v), the indices of its pips, its value (None:
-    a die seen but not read), the die width in pixels, and a confidence in [0, 1]."""
+    a die seen but not read), the die width in pixels, a confidence in [0, 1], and for a die not
+    read the value the judge found likeliest though not sure enough to give (None: no guess)."""
 
     x: float
     y: float
@@ -19,3 +20,4 @@ class Face:
     value: int | None
     width: float
     confidence: float
+    likely: int | None = None

@@ -496,8 +496,9 @@ def decide(found: Sequence[Candidate], looks: Sequence[Looks], model: Model) -> 
     """The dice among the candidates as ``model`` weighs them with the judge's ``looks`` at each:
     a candidate whose chance of being a die is under ``model.least_die`` is left out; each other
     is given the value in question (`values_in_question`) with the best chance when that chance
-    reaches ``model.least_value``, else no value (None), and that chance as its confidence. Of
-    two kept closer than `APART` of the wider's width, the likelier die stays."""
+    reaches ``model.least_value`` (else no value, None, and that value as ``likely``), and that
+    chance as its confidence. Of two kept closer than `APART` of the wider's width, the likelier
+    die stays."""
     context = context_of(found, looks)
     weighed = []
     for index, (candidate, look) in enumerate(zip(found, looks, strict=True)):
@@ -510,7 +511,10 @@ def decide(found: Sequence[Candidate], looks: Sequence[Looks], model: Model) -> 
             for v in values_in_question(face, look)
         )
         given = value if chance >= model.least_value else None
-        weighed.append((die, replace(face, value=given, confidence=round(chance, 4))))
+        likely = value if given is None else None
+        weighed.append(
+            (die, replace(face, value=given, confidence=round(chance, 4), likely=likely))
+        )
     kept: list[Face] = []
     for _, face in sorted(weighed, key=lambda pair: -pair[0]):
         if all(

@@ -175,4 +175,5 @@ def die_reading(face: Face, width: int, height: int, params: ReaderParams) -> Di
     x1 = min(width, round(face.x + half_w))
     y1 = min(height, round(face.y + half_h))
     box = Box(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
-    return DieReading(face.value, (face.x, face.y), box, round(face.confidence, 3))
+    confidence = round(face.confidence, 3)
+    return DieReading(face.value, (face.x, face.y), box, confidence, face.likely)

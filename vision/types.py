@@ -32,13 +32,16 @@ class DieReading:
 
     ``value`` is the face showing (1-6), or ``None`` when a die was seen but cannot be read honestly
     (cocked, half out of view, covered, blurred). ``center`` is the die centre (x, y) in pixels,
-    ``box`` the die's bounding box, ``confidence`` in [0, 1].
+    ``box`` the die's bounding box, ``confidence`` in [0, 1]. ``likely`` is, for a die not read,
+    the value the reader found likeliest though not sure enough to give (None: no guess): the
+    value a correction offers first.
     """
 
     value: int | None
     center: tuple[float, float]
     box: Box
     confidence: float
+    likely: int | None = None
 
     @property
     def is_readable(self) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision import read
+from vision import ReaderParams, read
 from vision.candidates import Candidate
 from vision.classify import Verdict
 from vision.crops import die_crop, pyramid_of
@@ -35,6 +35,7 @@ from vision.judge import (
     value_evidence,
     values_in_question,
 )
+from vision.reader import die_reading
 from vision.render import render_tray
 from vision.types import Frame
 
@@ -103,6 +104,18 @@ def test_a_value_the_looks_confirm_is_given_and_one_they_doubt_is_not() -> None:
     assert [(f.x, f.value) for f in sorted(judged, key=lambda f: f.x)] == [(40, 4), (140, None)]
     # The upright looks in one batch, the settling looks in one more, the rest where in doubt.
     assert classifier.calls == [2, 2 * (SETTLING - 1), len(LOOKS) - SETTLING]
+
+
+def test_a_die_given_no_value_carries_the_likeliest_for_the_players_to_confirm() -> None:
+    classifier = StandIn({4: 0.97}, {5: 0.6, 4: 0.3})
+    judged = judge(pyramid_of(FLAT), [face(40, 4), face(140, 4)], classifier, model(0.95))
+    assert sorted((f.x, f.value, f.likely) for f in judged) == [(40, 4, None), (140, None, 5)]
+
+
+def test_the_reading_of_a_die_not_read_keeps_its_likeliest_value() -> None:
+    unsure = Face(50.0, 50.0, (8.0, 0.0), (0.0, 8.0), (), None, 30.0, 0.7, likely=3)
+    assert die_reading(unsure, 100, 100, ReaderParams()).likely == 3
+    assert die_reading(replace(unsure, likely=None), 100, 100, ReaderParams()).likely is None
 
 
 def test_looks_that_agree_surely_settle_a_candidate_and_others_do_not() -> None:
