@@ -11,7 +11,9 @@ classifier network (`NETWORK`: the die classifier's architecture, trained furthe
 where the multi-scale detector proposes dice in photos of many tables, `training/README.md`): one
 upright, which also tells where the die centre lies (the candidate is moved there when it lies
 off), one turned a quarter, and, where those two do not agree surely, six more (turned by the
-other quarters, and mirrored); set beside the other candidates of the frame (its width against
+other quarters, and mirrored); at a die the fast path read, centred and looked at upright by its
+own classifier already, the quarter-turned look first and the seven others only where it does not
+surely find the fast path's value; set beside the other candidates of the frame (its width against
 theirs, the nearest candidate the looks find surer, and whether its pips are the more elongated).
 Two logistic models weigh it: the chance that a die is there (`Model.die`), and for each value in
 question (the one read and the one the looks find most probable) the chance that it is the die's
@@ -47,7 +49,9 @@ Classifier = Callable[[Sequence[Frame]], list[Verdict]]
 
 NETWORK = "judge_cnn.onnx"
 """The judge's classifier network, in the package."""
-LOOKS = tuple(
+Look = tuple[float, bool]
+"""A look at a die: turned by an angle (degrees), and mirrored left to right or not."""
+LOOKS: tuple[Look, ...] = tuple(
     (angle, mirrored) for mirrored in (False, True) for angle in (0.0, 90.0, 180.0, 270.0)
 )
 """How the judge's classifier looks at each die: turned by each quarter, as it lies and mirrored
@@ -266,9 +270,7 @@ class Looks:
         return 1 + int(np.argmax(self.mean[1:7]))
 
 
-def look_crop(
-    pyramid: Pyramid, center: tuple[float, float], width: float, look: tuple[float, bool]
-) -> Frame:
+def look_crop(pyramid: Pyramid, center: tuple[float, float], width: float, look: Look) -> Frame:
     """The crop of a die for one of the judge's `LOOKS`: turned, and mirrored left to right."""
     angle, mirrored = look
     crop = die_crop(pyramid, center, width, angle)
@@ -281,50 +283,71 @@ def looks_at(
     """The candidates, each moved to where the classifier's upright look at it places the die
     centre when that lies `MOVED` off, and the classifier's looks at each where it then lies: the
     first `SETTLING` of `LOOKS` at every candidate (the upright one looked again only at a
-    candidate moved), and the others at the candidates those leave in doubt (`settled`)."""
-    if not found:
-        return [], []
-    first = classifier([die_crop(pyramid, (c.face.x, c.face.y), c.face.width) for c in found])
-    placed: list[Candidate] = []
-    moved: list[bool] = []
-    crops: list[Frame] = []
-    for candidate, verdict in zip(found, first, strict=True):
-        face, (dx, dy) = candidate.face, verdict.offset
-        moved.append(MOVED[0] < math.hypot(dx, dy) < MOVED[1])
-        if moved[-1]:
-            face = replace(face, x=face.x + dx * face.width, y=face.y + dy * face.width)
-            candidate = replace(candidate, face=face)
-        placed.append(candidate)
-        looks = LOOKS[:SETTLING] if moved[-1] else LOOKS[1:SETTLING]
-        crops += [look_crop(pyramid, (face.x, face.y), face.width, look) for look in looks]
-    verdicts = iter(classifier(crops) if crops else [])
-    seen = [
-        [next(verdicts) for _ in LOOKS[:SETTLING]]
-        if again
-        else [verdict, *(next(verdicts) for _ in LOOKS[1:SETTLING])]
-        for verdict, again in zip(first, moved, strict=True)
+    candidate moved), and the others at the candidates those leave in doubt (`settled`). A die
+    the fast path read was centred and looked at upright by the fast path's own classifier: it is
+    looked at turned a quarter first, and the others are taken when that look does not surely
+    find the value the fast path read."""
+    placed = list(found)
+    taken: list[dict[Look, Verdict]] = [{} for _ in found]
+    offsets = [0.0] * len(found)
+    placing = [(i, LOOKS[0]) for i, c in enumerate(found) if not c.is_quick]
+    for i, look, verdict in _taking(pyramid, found, placing, classifier):
+        offsets[i] = math.hypot(*verdict.offset)
+        if MOVED[0] < offsets[i] < MOVED[1]:
+            face, (dx, dy) = found[i].face, verdict.offset
+            moved = replace(face, x=face.x + dx * face.width, y=face.y + dy * face.width)
+            placed[i] = replace(found[i], face=moved)
+        else:
+            taken[i][look] = verdict
+    settling = [
+        (i, look)
+        for i, c in enumerate(placed)
+        for look in (LOOKS[1:SETTLING] if c.is_quick else LOOKS[:SETTLING])
+        if look not in taken[i]
     ]
-    probabilities = [np.array([v.probabilities for v in s], dtype=np.float64) for s in seen]
-    doubted = [i for i, p in enumerate(probabilities) if not settled(p)]
-    more = [
-        look_crop(pyramid, (placed[i].face.x, placed[i].face.y), placed[i].face.width, look)
-        for i in doubted
-        for look in LOOKS[SETTLING:]
+    for i, look, verdict in _taking(pyramid, placed, settling, classifier):
+        taken[i][look] = verdict
+        if placed[i].is_quick:
+            offsets[i] = math.hypot(*verdict.offset)
+    rows = [np.array([v.probabilities for v in t.values()], dtype=np.float64) for t in taken]
+    doubted = [
+        (i, look)
+        for i, c in enumerate(placed)
+        if not settled(rows[i], c.face.value if c.is_quick else None)
+        for look in LOOKS
+        if look not in taken[i]
     ]
-    verdicts = iter(classifier(more) if more else [])
-    for i in doubted:
-        further = [next(verdicts).probabilities for _ in LOOKS[SETTLING:]]
-        probabilities[i] = np.vstack([probabilities[i], np.array(further, dtype=np.float64)])
+    for i, _, verdict in _taking(pyramid, placed, doubted, classifier):
+        rows[i] = np.vstack([rows[i], np.array([verdict.probabilities], dtype=np.float64)])
     return placed, [
-        Looks(p.mean(axis=0), p.min(axis=0), p.max(axis=0), math.hypot(*verdict.offset))
-        for p, verdict in zip(probabilities, first, strict=True)
+        Looks(p.mean(axis=0), p.min(axis=0), p.max(axis=0), offset)
+        for p, offset in zip(rows, offsets, strict=True)
     ]
 
 
-def settled(probabilities: npt.NDArray[np.float64]) -> bool:
+def _taking(
+    pyramid: Pyramid,
+    found: Sequence[Candidate],
+    wanted: Sequence[tuple[int, Look]],
+    classifier: Classifier,
+) -> list[tuple[int, Look, Verdict]]:
+    """The looks ``wanted`` (a candidate's index in ``found``, a look), each with the
+    classifier's verdict, all in one batch."""
+    crops = [
+        look_crop(pyramid, (found[i].face.x, found[i].face.y), found[i].face.width, look)
+        for i, look in wanted
+    ]
+    verdicts = classifier(crops) if crops else []
+    return [(i, look, v) for (i, look), v in zip(wanted, verdicts, strict=True)]
+
+
+def settled(probabilities: npt.NDArray[np.float64], read: int | None = None) -> bool:
     """Whether looks (one row of class probabilities each) settle a candidate: each of them
-    finds the same value, or no die, at least `AGREE` probable."""
+    finds the same value, or no die, at least `AGREE` probable; given the value ``read`` by the
+    fast path, each finds that value so."""
     least = probabilities.min(axis=0)
+    if read is not None:
+        return bool(least[read] >= AGREE)
     value = 1 + int(np.argmax(probabilities.mean(axis=0)[1:7]))
     return bool(least[value] >= AGREE or least[NO_DIE] >= AGREE)
 

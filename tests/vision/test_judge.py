@@ -153,6 +153,29 @@ def test_a_candidate_off_the_die_centre_is_moved_there_and_looked_at_again() -> 
     assert [f.x for f in judge(pyramid_of(FLAT), [face(40, 3)], far, model())] == [40]
 
 
+def test_a_die_the_fast_path_read_is_looked_at_turned_and_again_only_when_that_doubts_it() -> None:
+    def quick(x: float, value: int) -> Candidate:
+        return Candidate(Face(x, 60.0, (8.0, 0.0), (0.0, 8.0), (), value, 30.0, 0.97), 0.0)
+
+    read = [quick(40, 4), quick(140, 4), quick(100, 5)]
+    crops: list[Frame] = []
+    stand_in = StandIn({4: 0.95}, {4: 0.5, 5: 0.4}, {4: 0.95}, offset=(0.3, 0.0))
+
+    def classifier(batch: Sequence[Frame]) -> list[Verdict]:
+        crops.extend(batch)
+        return stand_in(batch)
+
+    placed, looks = looks_at(pyramid_of(FLAT), read, classifier)
+    # The fast path looked upright already: a quarter turned first, where it centred the die.
+    assert [c.tobytes() for c in crops[:3]] == [
+        look_crop(pyramid_of(FLAT), (x, 60.0), 30.0, LOOKS[1]).tobytes() for x in (40, 140, 100)
+    ]
+    assert placed == read
+    # Every other look where the turned one doubts the value, or surely finds another.
+    assert stand_in.calls == [3, 2 * (len(LOOKS) - 1)]
+    assert looks[0].offset == pytest.approx(0.3)
+
+
 def test_a_place_only_the_detector_proposed_is_weighed_as_a_candidate_without_pips() -> None:
     proposed = Candidate(Face(40, 60.0, (8.0, 0.0), (0.0, 8.0), (), None, 30.0, 0.0), 0.8)
     classifier = StandIn({2: 0.96})
