@@ -227,8 +227,8 @@ def _print_score(name: str, score: Score) -> None:
         f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
         f"throw accuracy {score.throw_accuracy:.4f}, "
         f"silent misreads {score.silent_misreads:.4f} ({score.silent} throws), "
-        f"dice reported None {score.unread}, precision of values read "
-        f"{score.value_precision:.4f}"
+        f"dice reported None {score.unread} (likeliest value right {score.likely_right}), "
+        f"precision of values read {score.value_precision:.4f}"
     )
 
 
@@ -285,8 +285,9 @@ def main() -> int:
                 f"per-die accuracy {synthetic.recall:.4f}, precision {synthetic.precision:.4f}, "
                 f"throw accuracy {synthetic.throw_accuracy:.4f}, "
                 f"silent misreads {synthetic.silent_misreads:.4f} ({synthetic.silent} throws), "
-                f"dice reported None {synthetic.unread}, precision of values read "
-                f"{synthetic.value_precision:.4f}"
+                f"dice reported None {synthetic.unread} "
+                f"(likeliest value right {synthetic.likely_right}), "
+                f"precision of values read {synthetic.value_precision:.4f}"
             )
             print(f"  dice not read right, by colour scheme: {_worst_schemes(by_scheme)}")
     return 0

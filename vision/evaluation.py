@@ -85,9 +85,10 @@ def rendered_labels(dice: Iterable[RenderedDie]) -> list[LabelledDie]:
 class Score:
     """Counts over one or more images: labelled dice, dice reported, dice found with the right
     value, images, images whose multiset of values read equals the labelled one, dice reported
-    as seen but unread (value None), and images misread silently: as many dice reported as
-    labelled, every one with a value, and the values not the labelled ones (a throw the table
-    would score wrongly without a word)."""
+    as seen but unread (value None), images misread silently (as many dice reported as
+    labelled, every one with a value, and the values not the labelled ones: a throw the table
+    would score wrongly without a word), and unread dice whose likeliest value (`likely`, what a
+    correction at the table offers first) is their labelled one."""
 
     labelled: int = 0
     reported: int = 0
@@ -96,6 +97,7 @@ class Score:
     throws_right: int = 0
     unread: int = 0
     silent: int = 0
+    likely_right: int = 0
 
     def __add__(self, other: Score) -> Score:
         return Score(
@@ -106,6 +108,7 @@ class Score:
             self.throws_right + other.throws_right,
             self.unread + other.unread,
             self.silent + other.silent,
+            self.likely_right + other.likely_right,
         )
 
     @property
@@ -138,14 +141,31 @@ class Score:
 def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
     """Match each reported die to the nearest free label within reach of its centre and count."""
     labels = list(labels)
+    pairs = matched(reading, labels)
     correct = len(read_right(reading, labels))
+    likely_right = sum(
+        1
+        for d_index, l_index in pairs.items()
+        if reading.dice[d_index].value is None
+        and reading.dice[d_index].likely is not None
+        and reading.dice[d_index].likely == labels[l_index].value
+    )
     read_values = sorted((v if v is not None else 0) for v in reading.values)
     throw_right = read_values == sorted(
         (v if v is not None else 0) for v in (x.value for x in labels)
     )
     unread = sum(1 for v in reading.values if v is None)
     silent = not throw_right and not unread and len(reading.dice) == len(labels)
-    return Score(len(labels), len(reading.dice), correct, 1, int(throw_right), unread, int(silent))
+    return Score(
+        len(labels),
+        len(reading.dice),
+        correct,
+        1,
+        int(throw_right),
+        unread,
+        int(silent),
+        likely_right,
+    )
 
 
 def read_right(reading: Reading, labels: list[LabelledDie]) -> set[int]:

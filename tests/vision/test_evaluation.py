@@ -69,3 +69,15 @@ def test_a_throw_is_misread_silently_only_with_the_right_count_and_every_die_val
     assert score_image(reading((11.0, 3)), labels).silent == 0
     assert score_image(reading((11.0, 3), (110.0, 5), (60.0, 2)), labels).silent == 0
     assert (right + wrong_value).silent_misreads == 0.5
+
+
+def test_an_unread_die_whose_likeliest_value_is_its_label_is_counted() -> None:
+    labels = [LabelledDie(0.0, 0.0, 20.0, 20.0, 3), LabelledDie(100.0, 0.0, 120.0, 20.0, 5)]
+
+    def unread(x: float, likely: int | None) -> DieReading:
+        return DieReading(None, (x, 10.0), Box(round(x) - 10, 0, 20, 20), 0.5, likely)
+
+    score = score_image(Reading((unread(11.0, 3), unread(110.0, 6))), labels)
+    assert (score.unread, score.likely_right, score.correct) == (2, 1, 0)
+    assert score_image(Reading((unread(11.0, None), unread(60.0, 5))), labels).likely_right == 0
+    assert (score + score).likely_right == 2
