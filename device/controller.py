@@ -65,6 +65,7 @@ from hardware.simulated_camera import SimulatedCamera
 from hardware.view import TableView
 from vision.params import ReaderParams
 from vision.settle import SettleState
+from vision.types import Reading
 
 __all__ = ["Controller", "TableSettings"]
 
@@ -128,13 +129,15 @@ class Controller(CorrectionFlow):
         self._advisor = Advisor("expert", find=find_strategy)
         self.display_error = ""
         """The last display failure (logged once; the other displays carry on)."""
-        self.on_refused: Callable[[tuple[int | None, ...]], None] | None = None
+        self.on_refused: Callable[[Reading], None] | None = None
         """Called with each settled reading refused (wrong count or unreadable dice)."""
         self.corrected_by = str(getattr(buttons, "source", "buttons"))
         """Who corrects through these buttons, as stored in the correction ("buttons", ...)."""
         self._correction: Correction | None = None  # the dice being corrected
         self._refused: tuple[int | None, ...] | None = None  # a refused reading one may correct
+        self._refused_likely: tuple[int | None, ...] = ()  # its unread dice's likeliest values
         self._read: tuple[int | None, ...] | None = None  # the reading of the throw just counted
+        self._read_likely: tuple[int | None, ...] = ()  # its unread dice's likeliest values
         self._drawn = False  # the throw just counted was drawn (a virtual throw), not read
         self.photos: PhotoKeeper | None = None
         """Keeps the frames of the read throws that counted as labelled photos (`device.photos`)."""
@@ -345,29 +348,31 @@ class Controller(CorrectionFlow):
             rolling = seen.sight is SettleState.MOVING
             self._show(tray=(None,) * n if rolling else self.overlay.tray, rolling=rolling)
             return
-        values = seen.settled.values
+        reading = seen.settled
+        values, likely = reading.values, tuple(die.likely for die in reading.dice)
         if self.photos is not None:
-            self.photos.settled(seen.settled)
+            self.photos.settled(reading)
         if len(values) < n or (len(values) == n and None not in values):
-            self._refused = None
+            self._refused, self._refused_likely = None, ()
         else:  # too many dice or unreadable ones: the players may correct it (hold STOP)
-            self._refused = values
+            self._refused, self._refused_likely = values, likely
         if len(values) != n:
-            self._refuse(n, count_message(n, len(values)), values)
+            self._refuse(n, count_message(n, len(values)), reading)
         elif None in values:
-            self._refuse(n, unreadable_message(values.count(None)), values)
+            self._refuse(n, unreadable_message(values.count(None)), reading)
         elif self._throw(name, tuple(v for v in values if v is not None)):
-            self._read, self._drawn = values, False
+            self._read, self._read_likely, self._drawn = values, likely, False
             if self.photos is not None:
                 self.photos.counted(self.state)
         else:
             self.watcher.retry()  # e.g. the disk was full: offer the same dice again
 
-    def _refuse(self, n: int, message: str, values: tuple[int | None, ...]) -> None:
+    def _refuse(self, n: int, message: str, reading: Reading) -> None:
         self._say(message)
-        self._show(rolling=False, bust=False, tray=values if self._refused is not None else ())
+        tray = reading.values if self._refused is not None else ()
+        self._show(rolling=False, bust=False, tray=tray)
         if self.on_refused is not None:
-            self.on_refused(values)
+            self.on_refused(reading)
         self._guard(lambda: self.watcher.expect(n))
 
     def _virtual_throw(self, name: str, now: float) -> None:
@@ -379,7 +384,7 @@ class Controller(CorrectionFlow):
             return
         self._roll_until = None
         if self._throw(name, Throw.random(self.rng, n, faces=self.state.rules.faces).values):
-            self._read, self._drawn = None, True
+            self._read, self._read_likely, self._drawn = None, (), True
 
     def _throw(
         self,
@@ -591,7 +596,7 @@ class Controller(CorrectionFlow):
         return True
 
     def _reset_turn(self) -> None:
-        self._refused = None
+        self._refused, self._refused_likely = None, ()
         self._awaiting_throw = False
         self._act_at = None
         self._roll_until = None

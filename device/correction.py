@@ -1,7 +1,8 @@
 """Correcting the dice as read, at the table: what each die shows and which die is being set.
 
 A `Correction` is a plain value the controller steps with the buttons: SELECT moves to the next die,
-ROLL steps the die's value through 1…faces and "not a die", STOP confirms (`problem` must be
+ROLL steps the die's value through 1…faces and "not a die" (an unknown die first to the value
+the reader found likeliest, when it has one), STOP confirms (`problem` must be
 empty) and `event` gives what is stored. It corrects either the throw just counted
 (``replaces``: the game goes back and takes the corrected dice) or a reading refused for unreadable
 dice or too many dice, which then counts as a throw of the corrected dice.
@@ -27,6 +28,9 @@ class Correction:
 
     ``read`` is the reading as read (None: a die the reader could not read), ``values`` the dice
     as set so far (None: still unknown, `NOT_A_DIE`: not a die), ``cursor`` the die being set.
+    ``likely`` is, for each die of ``read`` not read, the value the reader found likeliest (None:
+    no guess): ROLL on that die while it is unknown sets it to that value. A die is never set to
+    it before ROLL is pressed.
     """
 
     player: str
@@ -36,6 +40,7 @@ class Correction:
     faces: int = 6
     cursor: int = 0
     start: tuple[int | None, ...] = ()
+    likely: tuple[int | None, ...] = ()
 
     @classmethod
     def of(
@@ -46,23 +51,34 @@ class Correction:
         replaces: bool,
         faces: int = 6,
         start: Sequence[int | None] | None = None,
+        likely: Sequence[int | None] = (),
     ) -> Correction:
         """A correction of the reading ``read`` starting from ``start`` (default: the reading),
-        at its first unknown die (or the first die)."""
+        at its first unknown die (or the first die). ``likely`` gives, in the order of ``read``,
+        each unread die's likeliest value (None, a value outside 1…faces or a die that was
+        read: no guess)."""
         values = tuple(read if start is None else start)
         cursor = values.index(None) if None in values else 0
-        return cls(player, tuple(read), values, replaces, faces, cursor, values)
+        padded = [*likely[: len(read)], *[None] * (len(read) - len(likely))]
+        guesses = tuple(
+            guess if value is None and guess is not None and 1 <= guess <= faces else None
+            for value, guess in zip(read, padded, strict=True)
+        )
+        return cls(player, tuple(read), values, replaces, faces, cursor, values, guesses)
 
     def next_die(self) -> Correction:
         """Move to the next die (after the last: the first)."""
         return replace(self, cursor=(self.cursor + 1) % max(len(self.values), 1))
 
     def step(self) -> Correction:
-        """Step the current die's value: unknown -> 1 -> 2 … faces -> not a die -> 1."""
+        """Step the current die's value: unknown -> its likeliest value (else 1), then on
+        -> … faces -> not a die -> 1 -> 2 …"""
         if not self.values:
             return self
         value = self.values[self.cursor]
-        if value is None or value == NOT_A_DIE:
+        if value is None:
+            new = self.offer or 1
+        elif value == NOT_A_DIE:
             new = 1
         elif value >= self.faces:
             new = NOT_A_DIE
@@ -70,6 +86,14 @@ class Correction:
             new = value + 1
         values = (*self.values[: self.cursor], new, *self.values[self.cursor + 1 :])
         return replace(self, values=values)
+
+    @property
+    def offer(self) -> int | None:
+        """The value ROLL first gives the current die while it is unknown: the likeliest (None:
+        the die is set already, or the reader had no guess)."""
+        if not self.values or self.values[self.cursor] is not None:
+            return None
+        return self.likely[self.cursor] if self.cursor < len(self.likely) else None
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -101,11 +125,14 @@ class Correction:
         return ""
 
     def status(self) -> str:
-        """One line about the die being set ("die 2 of 5: 4")."""
+        """One line about the die being set ("correcting die 2 of 5: 4"; an unknown die with a
+        guess: "correcting die 2 of 5: ? (likeliest 5)", short enough for the OLED)."""
         if not self.values:
             return "no dice to correct"
         value = self.values[self.cursor]
         shown = "?" if value is None else "not a die" if value == NOT_A_DIE else str(value)
+        if self.offer is not None:
+            shown += f" (likeliest {self.offer})"
         return f"correcting die {self.cursor + 1} of {len(self.values)}: {shown}"
 
     def event(self, by: str) -> Corrected:

@@ -29,7 +29,9 @@ class CorrectionFlow:
     corrected_by: str
     _correction: Correction | None
     _refused: tuple[int | None, ...] | None
+    _refused_likely: tuple[int | None, ...]
     _read: tuple[int | None, ...] | None
+    _read_likely: tuple[int | None, ...]
     _drawn: bool
     _menu: tuple[MenuItem, ...]
     overlay: Overlay
@@ -61,7 +63,11 @@ class CorrectionFlow:
             self._say("close the menu first (hold SELECT)")
         elif self._refused is not None and player is not None:
             self._correction = Correction.of(
-                player.name, self._refused, replaces=False, faces=faces
+                player.name,
+                self._refused,
+                replaces=False,
+                faces=faces,
+                likely=self._refused_likely,
             )
         elif state.open_throw is None:
             self._say("nothing to correct: the table has moved on since the last throw")
@@ -70,8 +76,9 @@ class CorrectionFlow:
         else:
             last = state.open_throw
             read = self._read if self._read is not None else last.dice
+            likely = self._read_likely if self._read is not None else ()
             self._correction = Correction.of(
-                last.player, read, replaces=True, faces=faces, start=last.dice
+                last.player, read, replaces=True, faces=faces, start=last.dice, likely=likely
             )
         if self._correction is not None:
             self._tell(self._correction.status())
@@ -136,7 +143,8 @@ class CorrectionFlow:
         else:
             counted = self._throw(name, dice, Thrown(name, dice), stored)
         if counted:
-            self._read, self._drawn = correction.read, False
+            self._read, self._read_likely = correction.read, correction.likely
+            self._drawn = False
             if self.photos is not None:
                 self.photos.corrected(correction, self.state)
             said = self.overlay.message

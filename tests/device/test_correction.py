@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +21,28 @@ from hardware.keyboard_buttons import KeyboardButtons
 from hardware.view import Phase, TableView
 from tests.device import harness
 from tests.device.harness import Rig, config, is_waiting, open_rig
-from vision.types import Frame
+from vision.types import Frame, Reading
 
 PINS = {"roll": 17, "stop": 27, "select": 22}
 
 
 class MisreadingOracle(harness.OracleRenderer):
-    """The oracle, told to misread dice of the next settled throw (index -> value read)."""
+    """The oracle, told to misread dice of the next settled throw (index -> value read), and to
+    give dice it reports unreadable a likeliest value (index -> likely)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.misread: dict[int, int] = {}
+        self.likely: dict[int, int] = {}
+
+    def read(self, frame: Frame) -> Reading:
+        dice = super().read(frame).dice
+        return Reading(
+            tuple(
+                replace(die, likely=self.likely.get(i)) if die.value is None else die
+                for i, die in enumerate(dice)
+            )
+        )
 
     def render(self, values: Sequence[int], seed: int) -> list[Frame]:
         frames = super().render(values, seed)
@@ -135,6 +147,24 @@ def test_an_unreadable_die_is_set_instead_of_thrown_again(tmp_path: Path) -> Non
         assert [e["type"] for e in events(rig)][-2:] == ["thrown", "corrected"]
         assert events(rig)[-1]["read"] == [1, 1, 0, 5, 2]
         assert rig.table.controller.state.turn.total == 1050
+
+
+def test_an_unreadable_die_is_set_to_its_likeliest_value_with_one_press(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 5, 5, 2], [2, 2, 3, 4, 6]]))
+    rig.oracle.unreadable = {2}
+    assert isinstance(rig.oracle, MisreadingOracle)
+    rig.oracle.likely = {2: 5}
+    with rig.table:
+        rig.until(lambda v: "could not be read" in v.message)
+        view = rig.press(Button.CORRECT)
+        assert view.cursor == 2 and view.dice[2] is None  # offered, not set
+        assert view.message == "correcting die 3 of 5: ? (likeliest 5)"
+        assert rig.press(Button.STOP).message.startswith("die 3 not set yet")
+        assert rig.press(Button.ROLL).message == "correcting die 3 of 5: 5"
+        rig.press(Button.STOP)
+        assert events(rig)[-1]["read"] == [1, 1, 0, 5, 2]
+        assert events(rig)[-1]["dice"] == [1, 1, 5, 5, 2]
+        assert rig.table.controller.state.turn.total == 300  # 1 1 5 5
 
 
 def test_a_false_die_is_struck_out(tmp_path: Path) -> None:
