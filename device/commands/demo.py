@@ -38,7 +38,7 @@ from hardware.buttons import Button, ScriptedButtons
 from hardware.display import Display, MultiDisplay
 from hardware.screen import ScreenDisplay
 from hardware.view import TableView
-from vision.types import Frame
+from vision.types import Frame, Reading
 
 DEFAULT_PLAYERS = "expert,bold"
 SIZE = (640, 480)
@@ -135,12 +135,14 @@ class _Players:
             f"the players, {self.refused} refused and thrown again, {self.wrong} scored wrongly"
         )
 
-    def on_refused(self, reading: tuple[int | None, ...]) -> None:
+    def on_refused(self, reading: Reading) -> None:
         """A reading was refused (count or unreadable dice): fix unreadable dice, else rethrow."""
         self.refused += 1
         self._truth = self.recorder.last
-        if self.correct and len(reading) == len(self._truth) and None in reading:
-            self._fixing_refused = self._press(reading, replaces=False)
+        values = reading.values
+        if self.correct and len(values) == len(self._truth) and None in values:
+            likely = tuple(die.likely for die in reading.dice)
+            self._fixing_refused = self._press(values, replaces=False, likely=likely)
 
     def on_event(self, event: Event) -> None:
         """Tally each counted throw and correction; misread throws are corrected if wanted."""
@@ -169,19 +171,33 @@ class _Players:
         """A correction could not be confirmed: it was cancelled and the dice stand."""
         self._fixing_refused = False
 
-    def _press(self, shown: Sequence[int | None], *, replaces: bool) -> bool:
-        presses = correction_presses(shown, self._truth, replaces=replaces)
+    def _press(
+        self,
+        shown: Sequence[int | None],
+        *,
+        replaces: bool,
+        likely: Sequence[int | None] = (),
+    ) -> bool:
+        presses = correction_presses(shown, self._truth, replaces=replaces, likely=likely)
         if presses:
             self.buttons.press(*presses)
         return bool(presses)
 
 
 def correction_presses(
-    shown: Sequence[int | None], truth: Sequence[int], *, replaces: bool = True, faces: int = 6
+    shown: Sequence[int | None],
+    truth: Sequence[int],
+    *,
+    replaces: bool = True,
+    faces: int = 6,
+    likely: Sequence[int | None] = (),
 ) -> list[Button]:
     """The presses that turn the dice ``shown`` (in the tray's order) into ``truth``: hold STOP,
     then for each die to change SELECT up to it and ROLL until it shows its value, then STOP.
-    [] when they cannot be made to match (fewer dice shown than thrown) or already do."""
+    An unread die's ROLL starts at its ``likely`` value, and an unread die is given that value
+    when the thrown dice not yet matched include it (the throw is known only as values, not
+    die by die). [] when they cannot be made to match (fewer dice shown than thrown) or
+    already do."""
     if len(shown) < len(truth) or sorted(shown, key=_order) == sorted(truth):
         return []
     left = list(truth)
@@ -190,10 +206,14 @@ def correction_presses(
         if value is not None and value in left:
             left.remove(value)
             target[index] = value
+    for index, guess in enumerate(likely[: len(shown)]):
+        if shown[index] is None and guess is not None and guess in left:
+            left.remove(guess)
+            target[index] = guess
     for index in range(len(shown)):
         if target[index] is None:
             target[index] = left.pop(0) if left else NOT_A_DIE
-    correction = Correction.of("", shown, replaces=replaces, faces=faces)
+    correction = Correction.of("", shown, replaces=replaces, faces=faces, likely=likely)
     presses = [Button.CORRECT]
     for _ in range(len(shown)):
         for _ in range(faces + 1):

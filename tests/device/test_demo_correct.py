@@ -18,8 +18,8 @@ from device.commands import demo
 from device.correction import NOT_A_DIE
 from device.truth import TruthReader
 from device.wiring import Table
-from hardware.buttons import Button
-from vision.types import Frame, Reading
+from hardware.buttons import Button, ScriptedButtons
+from vision.types import Box, DieReading, Frame, Reading
 
 SUMMARY = re.compile(
     r"^reader: (\d+) of (\d+) throws read exactly, (\d+) corrected by the players, "
@@ -120,3 +120,34 @@ def test_the_presses_a_person_makes(
 ) -> None:
     assert NOT_A_DIE == 0
     assert demo.correction_presses(shown, truth) == [Button(p) for p in presses]
+
+
+@pytest.mark.parametrize(
+    ("shown", "truth", "likely", "presses"),
+    [
+        ((4, None, 2), (4, 5, 2), (None, 5, None), ["correct", "roll", *["select"] * 3]),
+        ((None, None), (2, 5), (5, None), ["correct", "roll", "select", "roll", "roll", "select"]),
+        ((None,), (3,), (5,), ["correct", *["roll"] * 6, "select"]),  # 5 6 x 1 2 3: a wrong guess
+    ],
+)
+def test_an_unread_die_starts_at_its_likeliest_value(
+    shown: Sequence[int | None],
+    truth: Sequence[int],
+    likely: Sequence[int | None],
+    presses: list[str],
+) -> None:
+    made = demo.correction_presses(shown, truth, replaces=False, likely=likely)
+    assert made == [*(Button(p) for p in presses), Button.STOP]
+
+
+def test_the_players_fix_a_refused_die_from_its_likeliest_value() -> None:
+    recorder = demo._Recorder(lambda values, seed: [])
+    recorder((4, 5, 2), 0)
+    buttons = ScriptedButtons(clock=lambda: 0.0)
+    people = demo._Players(recorder, buttons, correct=True)
+    box = Box(0, 0, 10, 10)
+    dice = [DieReading(v, (5.0, 5.0), box, 1.0) for v in (4, None, 2)]
+    dice[1] = replace(dice[1], likely=5)
+    people.on_refused(Reading(tuple(dice)))
+    pressed = [event.button for event in buttons.poll()]
+    assert pressed == [Button.CORRECT, Button.ROLL, *[Button.SELECT] * 3, Button.STOP]
