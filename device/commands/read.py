@@ -1,9 +1,10 @@
 """`dicekeeper read [--json] [--annotate DIR] IMAGE ...`: read the dice in still images.
 
 With ``--json`` one line per image: ``{"image": PATH, "dice": [{"value", "x", "y", "w", "h",
-"confidence"}, ...]}``. A file that is not an image, or whose header declares an image too large
-to read (checked before decoding), gets a one-line error on stderr naming it; the other images are
-still read, and the exit status is then 2.
+"confidence"}, ...]}``; a die read as null (not sure) also has ``"likely"``, the value the reader
+found likeliest, when it has a guess. A file that is not an image, or whose header declares an
+image too large to read (checked before decoding), gets a one-line error on stderr naming it; the
+other images are still read, and the exit status is then 2.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from device.commands.outputs import output_directory
 from hardware.image_files import ImageUnreadable, read_image
 from vision import InvalidFrame, Reading, read
 from vision.annotate import annotate
+from vision.types import DieReading
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -45,18 +47,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def reading_to_json(image: str, reading: Reading) -> str:
     """The one-line JSON form of an image's reading."""
-    dice = [
-        {
-            "value": die.value,
-            "x": round(die.center[0], 1),
-            "y": round(die.center[1], 1),
-            "w": die.box.w,
-            "h": die.box.h,
-            "confidence": round(die.confidence, 3),
-        }
-        for die in reading.dice
-    ]
-    return json.dumps({"image": image, "dice": dice})
+    return json.dumps({"image": image, "dice": [_die_json(die) for die in reading.dice]})
+
+
+def _die_json(die: DieReading) -> dict[str, object]:
+    """One die as JSON; ``likely`` only for a die not read that has a likeliest value."""
+    data: dict[str, object] = {
+        "value": die.value,
+        "x": round(die.center[0], 1),
+        "y": round(die.center[1], 1),
+        "w": die.box.w,
+        "h": die.box.h,
+        "confidence": round(die.confidence, 3),
+    }
+    if die.value is None and die.likely is not None:
+        data["likely"] = die.likely
+    return data
 
 
 def reading_to_text(image: str, reading: Reading) -> str:

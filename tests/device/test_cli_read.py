@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from device.cli import main
+from device.commands import read as read_command
 from tests.vision.drawn import DrawnDie, draw
+from vision.types import Box, DieReading, Reading
 
 
 @pytest.fixture
@@ -94,3 +96,23 @@ def test_a_tiny_image_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture
     cv2.imwrite(str(tiny), draw([])[:2, :2])
     assert main(["read", str(tiny)]) == 2
     assert "tiny.png" in capsys.readouterr().err
+
+
+def test_json_gives_an_unread_die_its_likeliest_value_when_there_is_one(
+    tray_images: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    box = Box(10, 10, 40, 40)
+    dice = (
+        DieReading(3, (30.0, 30.0), box, 0.9),
+        DieReading(None, (90.0, 30.0), box, 0.6, likely=5),
+        DieReading(None, (150.0, 30.0), box, 0.5),
+    )
+    monkeypatch.setattr(read_command, "read", lambda frame: Reading(dice))
+    assert main(["read", "--json", str(tray_images[1])]) == 0
+    read, guessed, unsure = json.loads(capsys.readouterr().out)["dice"]
+    assert (read["value"], guessed["value"], unsure["value"]) == (3, None, None)
+    assert guessed["likely"] == 5
+    assert "likely" not in read and "likely" not in unsure
+    assert set(read) == {"value", "x", "y", "w", "h", "confidence"}
