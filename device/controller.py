@@ -209,7 +209,11 @@ class Controller(CorrectionFlow):
                 for value, read in zip(correction.values, correction.read, strict=True)
             )
             overlay = replace(
-                overlay, tray=tray, cursor=correction.cursor, struck=correction.struck
+                overlay,
+                tray=tray,
+                cursor=correction.cursor,
+                struck=correction.struck,
+                likely=correction.likely,
             )
         view = table_view(self.state, overlay)
         if calibration is not None:  # the camera's live view, then the result to accept
@@ -370,7 +374,8 @@ class Controller(CorrectionFlow):
     def _refuse(self, n: int, message: str, reading: Reading) -> None:
         self._say(message)
         tray = reading.values if self._refused is not None else ()
-        self._show(rolling=False, bust=False, tray=tray)
+        likely = self._refused_likely if self._refused is not None else ()
+        self._show(rolling=False, bust=False, tray=tray, likely=likely)
         if self.on_refused is not None:
             self.on_refused(reading)
         self._guard(lambda: self.watcher.expect(n))
@@ -620,6 +625,8 @@ class Controller(CorrectionFlow):
     def _show(self, **changes: object) -> None:
         if "tray" in changes and changes["tray"] != self.overlay.tray:
             changes.setdefault("tray_label", "")  # new dice in the tray: the current player's
+        if "tray" in changes and (changes["tray"] != self.overlay.tray or changes.get("rolling")):
+            changes.setdefault("likely", ())  # the guesses belong to the dice that lay there
         self.overlay = replace(self.overlay, **changes)  # type: ignore[arg-type]
 
     def _prompt(self) -> str:

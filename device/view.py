@@ -19,6 +19,8 @@ class Overlay:
     ``tray`` is what lies in the tray now (None for a tumbling die); ``rolling`` that dice are in
     the air; ``bust`` that the last throw lost the turn (shown until the next throw). While the
     dice are corrected, ``cursor`` is the die being set and ``struck`` the dice marked "not a die".
+    ``likely`` is, parallel to ``tray``, the likeliest value of each die the reader could not read
+    (None: no guess); only the dice of ``tray`` that are None, lying still and not struck show it.
     ``tray_label`` says whose dice lie in the tray when they are not the current player's;
     ``last_turn`` how the previous turn ended, shown through the next one. ``web`` is the web
     scoreboard's address and ``pair_code`` the code that gives a phone control (`device.web`).
@@ -43,6 +45,7 @@ class Overlay:
     last_turn: str = ""
     web: str = ""
     pair_code: str = ""
+    likely: tuple[int | None, ...] = ()
 
 
 def table_view(state: GameState, overlay: Overlay) -> TableView:
@@ -59,10 +62,12 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
     )
     correcting = overlay.cursor is not None and not overlay.menu
     options = () if correcting else tuple(OptionView(k.dice, k.score) for k in state.options)
+    struck = overlay.struck if correcting else frozenset()
     dice, tray_label = _six_sided(overlay.tray), overlay.tray_label
+    likely = () if overlay.rolling else _guesses(overlay.tray, overlay.likely, struck)
     passed = state.passed
     if state.phase is Phase.PASS and passed is not None and not correcting:
-        dice = (None,) * passed.dice
+        dice, likely = (None,) * passed.dice, ()
         count = "1 die" if passed.dice == 1 else f"{passed.dice} dice"
         tray_label = f"{passed.player} passes {count} worth {passed.points}"
     winner = None
@@ -75,6 +80,7 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         current=state.current,
         phase=_phase(state, overlay),
         dice=dice,
+        likely=likely,
         tray_label=tray_label,
         last_turn=overlay.last_turn,
         kept=tuple(v for v in state.turn.set_aside if 1 <= v <= 6),
@@ -92,7 +98,7 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         menu_selected=overlay.menu_selected if overlay.menu else 0,
         frame=overlay.frame,
         cursor=overlay.cursor if correcting else None,
-        struck=overlay.struck if correcting else frozenset(),
+        struck=struck,
         web=overlay.web,
         pair_code=overlay.pair_code,
     )
@@ -119,6 +125,21 @@ def _phase(state: GameState, overlay: Overlay) -> ViewPhase:
 def _six_sided(values: tuple[int | None, ...]) -> tuple[int | None, ...]:
     # The screens draw six-sided dice; the appliance only plays rule sets with six faces.
     return tuple(v if v is None or 1 <= v <= 6 else None for v in values)
+
+
+def _guesses(
+    tray: tuple[int | None, ...], likely: tuple[int | None, ...], struck: frozenset[int]
+) -> tuple[int | None, ...]:
+    """``likely`` fitted to ``tray``: a guess (1 to 6) kept only for a die not read and not
+    struck; () when no die has one."""
+    padded = (*likely[: len(tray)], *(None,) * (len(tray) - len(likely)))
+    guesses = tuple(
+        guess
+        if value is None and index not in struck and guess is not None and 1 <= guess <= 6
+        else None
+        for index, (value, guess) in enumerate(zip(tray, padded, strict=True))
+    )
+    return guesses if any(g is not None for g in guesses) else ()
 
 
 def last_turn_text(state: GameState) -> str:

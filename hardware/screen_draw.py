@@ -18,6 +18,7 @@ INK: Color = (236, 240, 232)
 MUTED: Color = (150, 180, 165)
 IVORY: Color = (250, 247, 238)
 PIP: Color = (30, 30, 36)
+GUESS: Color = (40, 110, 200)
 GOLD: Color = (255, 196, 40)
 ALERT: Color = (196, 48, 48)
 NOTICE: Color = (28, 92, 70)
@@ -66,9 +67,12 @@ def text(
     return rect
 
 
-def die_image(value: int | None, side: int, *, ring: Color | None = None) -> pygame.Surface:
+def die_image(
+    value: int | None, side: int, *, ring: Color | None = None, guess: int | None = None
+) -> pygame.Surface:
     """A die of ``side`` pixels showing ``value`` (None: a "?", not known), optionally ringed
-    (the selected keep, the die being corrected)."""
+    (the selected keep, the die being corrected). A die not known with a ``guess`` (the reader's
+    likeliest value) shows the "?" with the guess small in its lower right corner."""
     pad = max(side // 10, 3) if ring else 0
     image = pygame.Surface((side + 2 * pad, side + 2 * pad), pygame.SRCALPHA)
     if ring:
@@ -77,6 +81,13 @@ def die_image(value: int | None, side: int, *, ring: Color | None = None) -> pyg
     shadow = body.move(0, max(side // 24, 1))
     pygame.draw.rect(image, (170, 165, 150), shadow, border_radius=side // 6)
     pygame.draw.rect(image, IVORY, body, border_radius=side // 6)
+    if value is None and guess is not None:
+        mark = font(round(side * 0.8)).render("?", True, PIP)
+        image.blit(mark, mark.get_rect(center=(body.left + side * 3 // 8, body.centery)))
+        small = font(round(side * 0.45)).render(str(guess), True, GUESS)
+        corner = (body.right - max(side // 12, 2), body.bottom - max(side // 14, 1))
+        image.blit(small, small.get_rect(bottomright=corner))
+        return image
     if value is None:
         mark = font(round(side * 0.9)).render("?", True, PIP)
         image.blit(mark, mark.get_rect(center=body.center))

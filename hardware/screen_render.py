@@ -90,7 +90,8 @@ def _draw_tray(
             )
             surface.blit(image, image.get_rect(center=center))
         else:
-            image = die_image(value, side, ring=GOLD if index in selected else None)
+            ring = GOLD if index in selected else None
+            image = die_image(value, side, ring=ring, guess=view.guess(index))
             surface.blit(image, image.get_rect(center=center))
     if view.phase is Phase.BUST:
         stamp = font(round(90 * s)).render("BUST", True, ALERT)
@@ -118,9 +119,11 @@ def _draw_correcting_die(
     s: float,
 ) -> None:
     """A die while correcting: the one being set ringed with an arrow under it, a die marked
-    "not a die" dimmed and crossed out."""
+    "not a die" dimmed and crossed out, a die not known with the reader's guess small beside the
+    "?"."""
     is_cursor = index == view.cursor
-    image = die_image(view.dice[index], side, ring=GOLD if is_cursor else None)
+    ring = GOLD if is_cursor else None
+    image = die_image(view.dice[index], side, ring=ring, guess=view.guess(index))
     if index in view.struck:
         image.set_alpha(90)
     surface.blit(image, image.get_rect(center=center))

@@ -9,15 +9,25 @@ from hardware.backends import Closing
 from hardware.view import Phase, TableView
 
 
-def _dice_text(values: tuple[int | None, ...]) -> str:
-    return " ".join("[?]" if value is None else f"[{value}]" for value in values)
+def _face(view: TableView, index: int) -> str:
+    """Die ``index`` as text: its value, ``?`` not known, ``?5`` not read but likeliest 5."""
+    value = view.dice[index]
+    if value is not None:
+        return str(value)
+    guess = view.guess(index)
+    return "?" if guess is None else f"?{guess}"
+
+
+def _dice_text(view: TableView) -> str:
+    return " ".join(f"[{_face(view, index)}]" for index in range(len(view.dice)))
 
 
 def _correcting_text(view: TableView) -> str:
-    """The dice being corrected: ``>4<`` the die being set, ``[x]`` not a die, ``[?]`` unknown."""
+    """The dice being corrected: ``>4<`` the die being set, ``[x]`` not a die, ``[?]`` unknown
+    (``[?5]``: not read, likeliest 5)."""
     shown = []
-    for index, value in enumerate(view.dice):
-        face = "x" if index in view.struck else "?" if value is None else str(value)
+    for index in range(len(view.dice)):
+        face = "x" if index in view.struck else _face(view, index)
         shown.append(f">{face}<" if index == view.cursor else f"[{face}]")
     return "correct the dice: " + " ".join(shown)
 
@@ -57,7 +67,7 @@ def render_text(view: TableView) -> str:
         elif view.dice:
             rolling = "  (rolling)" if view.phase is Phase.ROLLING else ""
             whose = f" ({view.tray_label})" if view.tray_label else ""
-            lines.append(f"dice{whose}: {_dice_text(view.dice)}{rolling}")
+            lines.append(f"dice{whose}: {_dice_text(view)}{rolling}")
         if view.options:
             lines.append(
                 "keep: "

@@ -110,6 +110,10 @@ class TableView:
     redraws, so an animation (shaking dice) moves even when nothing else changes.
     While correcting, ``cursor`` is the index into ``dice`` of the die being set, ``struck`` the
     indexes of dice marked "not a die", and a ``None`` die is one still unknown ("?").
+    ``likely`` is, parallel to ``dice`` (or empty), the value the reader found likeliest for a die
+    it could not read (None: no guess); it is set only where ``dice`` holds None for an unread die
+    lying still (never for a die tumbling, read or struck), and screens show it as a suggestion
+    beside the "?", never as a reading (`guess`).
     ``tray_label`` names the dice in the tray when they are not the current player's throw
     ("Ann's throw" after her turn ended, "passed on: 3 dice worth 300"); ``last_turn`` says how the
     previous turn ended ("Ann busts with 1 5 4 3 4: a first throw must score 300 to enter").
@@ -148,6 +152,7 @@ class TableView:
     pair_code: str = ""
     picture: Picture | None = None
     checks: tuple[str, ...] = ()
+    likely: tuple[int | None, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):
@@ -169,6 +174,21 @@ class TableView:
         for value in (*self.dice, *self.kept, *(v for o in self.options for v in o.dice)):
             if value is not None and not 1 <= value <= 6:
                 raise InvalidView(f"a die shows {value!r}: faces are 1 to 6")
+        if self.likely and len(self.likely) != len(self.dice):
+            raise InvalidView(f"{len(self.likely)} likeliest values for {len(self.dice)} dice")
+        for index, guess in enumerate(self.likely):
+            if guess is not None and (self.dice[index] is not None or not 1 <= guess <= 6):
+                raise InvalidView(
+                    f"likely[{index}]={guess!r}: a guess is 1 to 6 and only for a die not read"
+                )
+
+    def guess(self, index: int) -> int | None:
+        """The likeliest value of die ``index`` when it was not read and the reader had a guess
+        (None otherwise, and for a die tumbling or struck out): a suggestion to show beside its
+        "?"."""
+        if self.phase is Phase.ROLLING or index in self.struck:
+            return None
+        return self.likely[index] if 0 <= index < len(self.likely) else None
 
     @property
     def current_player(self) -> PlayerView | None:

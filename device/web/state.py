@@ -35,6 +35,7 @@ def state_json(view: TableView, *, camera: int = 0, paired: bool = False) -> dic
         "current": view.current,
         "phase": view.phase.value,
         "dice": list(view.dice),
+        "likely": [view.guess(index) for index in range(len(view.dice))],
         "kept": list(view.kept),
         "options": [{"dice": list(o.dice), "score": o.score} for o in view.options],
         "selected": view.selected,

@@ -39,6 +39,8 @@ class OracleRenderer:
         self._truth: dict[bytes, tuple[int | None, ...]] = {}
         self.unreadable: set[int] = set()
         """Indexes of dice in the next settled throw to report as unreadable (cocked)."""
+        self.likely: dict[int, int] = {}
+        """The likeliest value reported for an unreadable die, by its index in the reading."""
 
     def render(self, values: Sequence[int], seed: int) -> list[Frame]:
         """The frames of a throw; remembers the values each shows."""
@@ -62,7 +64,13 @@ class OracleRenderer:
         """The ground truth of a frame this renderer made (an empty reading otherwise)."""
         values = self._truth.get(_key(frame), ())
         dice = tuple(
-            DieReading(v, (20.0 + 40 * i, 50.0), Box(40 * i, 30, 40, 40), 1.0)
+            DieReading(
+                v,
+                (20.0 + 40 * i, 50.0),
+                Box(40 * i, 30, 40, 40),
+                1.0,
+                likely=self.likely.get(i) if v is None else None,
+            )
             for i, v in enumerate(values)
         )
         return Reading(dice)

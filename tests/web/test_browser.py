@@ -18,6 +18,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -220,13 +221,15 @@ def _scores(driver: Any) -> dict[str, str]:
 
 
 def _screenshots(driver: Any, folder: Path, moment: str) -> dict[str, dict[str, Any]]:
-    """Screenshots at each size; for each, where the essentials lie and how large they are."""
+    """Screenshots at each size, scrolled to the top (the first screen); for each, where the
+    essentials lie and how large they are."""
     seen = {}
     for name, (width, height) in SIZES.items():
         driver.execute_cdp_cmd(
             "Emulation.setDeviceMetricsOverride",
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"},
         )
+        driver.execute_script("window.scrollTo(0, 0)")  # a tap may have scrolled a die into view
         path = folder / f"{moment}-{name}.png"
         measure = """
             const box = (id) => {
@@ -448,3 +451,83 @@ def _finish_and_open_the_game(driver: Any, table: Table, shots: Path) -> None:
         assert driver.save_screenshot(str(shots / f"game-page-{name}.png"))
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_phone_is_offered_the_likeliest_value_of_a_die_not_read(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A throw refused with two dice not read, the reader's guess for one of them: the page shows
+    it small beside the "?", the phone's first tap on that die sets it to the guess, the other
+    starts at 1, and Confirm stays disabled until both are set. The table is held still (a step
+    would throw its dice again): this thread applies the phone's requests and shows the view, as
+    the table's step does, while the browser is driven from another."""
+    from device.web.auth import Pairing
+    from device.web.bridge import WebBridge
+    from device.web.server import start_web
+    from tests.device.harness import config, open_rig
+
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 5, 5, 2]]))
+    rig.oracle.unreadable = {2, 4}
+    rig.oracle.likely = {2: 5}
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    with rig.table:
+        rig.until(lambda v: "could not be read" in v.message)
+        controller = rig.table.controller
+        bridge = WebBridge(clock=lambda: rig.clock[0])
+        server = start_web(
+            bridge,
+            controller,
+            bind="127.0.0.1",
+            port=_free_port(),
+            store_path=rig.table.store.path,
+            pairing=Pairing(code="4321"),
+        )
+        url = f"http://127.0.0.1:{server.port}/"
+        with ThreadPoolExecutor(1) as phone:  # the browser in a thread, the table in this one
+            done = phone.submit(_offer_the_guess, driver=browser, url=url, shots=shots)
+            try:
+                while not done.done():
+                    bridge.drain(controller, rig.clock[0])
+                    bridge.show(controller.view())
+                    time.sleep(0.02)
+            finally:
+                server.stop()
+            done.result()
+        assert controller.state.turn.total == 300  # the corrected 1 1 5 5 2: greed keeps 1155
+    keep = os.environ.get("DICEKEEPER_SHOTS")
+    if keep:
+        for shot in shots.iterdir():
+            shutil.copy(shot, Path(keep) / f"web-{shot.name}")
+
+
+def _offer_the_guess(driver: Any, url: str, shots: Path) -> None:
+    driver.get(url)
+    unread = ["1", "1", "not read, likeliest 5", "5", "not read"]
+    _until("the refused throw with its guess", lambda: _dice(driver) == unread)
+    guess = "return [...document.querySelectorAll('#dice .die .guess')].map((g) => g.textContent)"
+    assert driver.execute_script(guess) == ["5"]  # small beside the "?", read-only too
+    _check_layout(_screenshots(driver, shots, "unread-guess"))
+    _by_id(driver, "pair-code").send_keys("4321")
+    _by_id(driver, "pair-form").submit()
+    _until("the controls", lambda: _by_id(driver, "controls").is_displayed())
+
+    dice = driver.find_elements("css selector", "#dice .die-button")
+    dice[4].click()  # no guess: 1
+    assert _dice(driver) == ["1", "1", "not read, likeliest 5", "5", "1"]
+    assert _by_id(driver, "correct-guess").is_displayed()
+    assert not _by_id(driver, "correct-ok").is_enabled()  # die 3 not set: never pre-filled
+    _check_layout(_screenshots(driver, shots, "correcting-guess"))
+    driver.find_elements("css selector", "#dice .die-button")[2].click()  # the guess first
+    assert _dice(driver) == ["1", "1", "5", "5", "1"]
+    assert not _by_id(driver, "correct-guess").is_displayed()
+    driver.find_elements("css selector", "#dice .die-button")[2].click()  # then on: 6
+    assert _dice(driver)[2] == "6"
+    for _ in range(6):  # 6 -> not a die -> 1 … 5: round again, no guess any more
+        driver.find_elements("css selector", "#dice .die-button")[2].click()
+    driver.find_elements("css selector", "#dice .die-button")[4].click()  # 1 -> 2
+    assert _dice(driver) == ["1", "1", "5", "5", "2"]
+    assert _by_id(driver, "correct-ok").is_enabled()
+    _by_id(driver, "correct-ok").click()
+    _until("the corrected throw scored", lambda: _by_id(driver, "turn-total").text == "300")
+    assert _dice(driver) == ["1", "1", "5", "5", "2"]

@@ -27,17 +27,25 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-// A die as an SVG face: pips for 1-6, the number beyond 6, "?" for a die not read, a cross for
-// "not a die".
-function die(value, { struck = false, ring = "", small = false } = {}) {
+// A die as an SVG face: pips for 1-6, the number beyond 6, "?" for a die not read (with the
+// reader's likeliest value small in a corner when it has a guess), a cross for "not a die".
+function die(value, { struck = false, ring = "", small = false, guess = null } = {}) {
+  const unread = value === null || value === undefined;
+  const guessed = unread && !struck && guess !== null;
+  const label = struck ? "not a die" : guessed ? `not read, likeliest ${guess}`
+    : unread ? "not read" : String(value);
   const svg = el("svg:svg", {
-    viewBox: "0 0 100 100", class: `die${small ? " small" : ""}${ring ? ` ring-${ring}` : ""}`,
-    role: "img", "aria-label": struck ? "not a die" : value === null ? "not read" : String(value),
+    viewBox: "0 0 100 100",
+    class: `die${small ? " small" : ""}${ring ? ` ring-${ring}` : ""}${guessed ? " guessed" : ""}`,
+    role: "img", "aria-label": label,
   });
   svg.append(el("svg:rect", { x: 6, y: 6, width: 88, height: 88, rx: 16, class: "face" }));
   if (struck) {
     svg.append(el("svg:path", { d: "M22 22 L78 78 M78 22 L22 78", class: "cross" }));
-  } else if (value === null || value === undefined) {
+  } else if (guessed) {
+    svg.append(el("svg:text", { x: 40, y: 64, class: "unknown", text: "?" }));
+    svg.append(el("svg:text", { x: 84, y: 86, class: "guess", text: String(guess) }));
+  } else if (unread) {
     svg.append(el("svg:text", { x: 50, y: 68, class: "unknown", text: "?" }));
   } else if (PIPS[value]) {
     for (const [c, r] of PIPS[value]) {
@@ -190,6 +198,13 @@ function diceKey(state) {
   return JSON.stringify([state.dice, state.current, state.phase]);
 }
 
+// The reader's likeliest value of die ``index`` when it was not read (null: read, or no guess).
+function guessOf(state, index) {
+  const guess = (state.likely || [])[index];
+  return state.dice[index] === null && !state.struck.includes(index) && Number.isInteger(guess)
+    ? guess : null;
+}
+
 function renderDice(state) {
   const dice = $("dice");
   const correcting = board.draft !== null;
@@ -211,7 +226,8 @@ function renderDice(state) {
     const ring = changed ? "keep" : correcting ? "edit"
       : tableCorrecting && index === state.cursor ? "edit"
       : selected.has(index) ? "keep" : "";
-    const face = die(struck ? null : value, { struck, ring });
+    const guess = value === null && state.phase !== "rolling" ? guessOf(state, index) : null;
+    const face = die(struck ? null : value, { struck, ring, guess });
     const canTap = paired && canCorrect(state);
     return el("button", {
       class: `die-button${state.phase === "rolling" && value === null ? " rolling" : ""}`,
@@ -228,6 +244,8 @@ function renderDice(state) {
   dice.classList.toggle("bust", state.phase === "bust");
   $("correcting").hidden = !correcting;
   $("correct-ok").disabled = correcting && board.draft.includes(null);
+  $("correct-guess").hidden = !correcting
+    || !board.draft.some((v, i) => v === null && guessOf(state, i) !== null);
   $("tray-label").textContent = correcting ? "correct the dice as they lie"
     : tableCorrecting ? "being corrected at the table" : state.tray_label;
 }
@@ -248,7 +266,9 @@ function stepDie(index) {
   }
   const faces = state.faces || 6;
   const value = board.draft[index];
-  board.draft[index] = value === null || value === "x" ? 1 : value >= faces ? "x" : value + 1;
+  // A die not read first takes the reader's likeliest value, as ROLL does at the table.
+  const first = value === null ? guessOf(state, index) || 1 : 1;
+  board.draft[index] = value === null || value === "x" ? first : value >= faces ? "x" : value + 1;
   renderDice(state);
   renderOptions(state);
   renderControls();

@@ -14,7 +14,8 @@ from tests.device.harness import config, is_waiting, open_rig
 from tests.device.web.webrig import CODE, served
 
 FIELDS = {
-    "rules", "target", "players", "current", "phase", "dice", "kept", "options", "selected",
+    "rules", "target", "players", "current", "phase", "dice", "likely", "kept", "options",
+    "selected",
     "turn_total", "prompt", "message", "alert", "last_turn", "tray_label", "cursor", "struck",
     "winner", "final_round", "camera", "paired",
 }  # fmt: skip
@@ -42,9 +43,30 @@ def test_state_gives_every_field_of_the_table(tmp_path: Path) -> None:
             assert state["selected"] == 0 and state["kept"] == [] and state["turn_total"] == 0
             assert state["prompt"] == view.prompt and state["winner"] is None
             assert state["cursor"] is None and state["struck"] == []
+            assert state["likely"] == [None] * 6  # every die read: no guesses
             assert state["final_round"] is False and state["paired"] is False
             assert "farkle" in state["rules_available"]
             assert rig.view.pair_code == CODE and rig.view.web == "http://table:8080"
+
+    asyncio.run(check())
+
+
+def test_an_unread_die_carries_the_readers_likeliest_value(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 5, 5, 2]]))
+    rig.oracle.unreadable = {2, 4}
+    rig.oracle.likely = {2: 5}
+    rig.until(lambda v: "could not be read" in v.message)
+
+    async def check() -> None:
+        async with served(rig) as web:  # not stepped: the thrown-again dice would tumble
+            state = await (await web.client.get("/api/state")).json()
+            assert state["dice"] == [1, 1, None, 5, None]
+            assert state["likely"] == [None, None, 5, None, None]
+            token = await web.pair()  # corrected from the phone: the guess is no reading
+            answer = await web.post("/api/correct", {"dice": [1, 1, 5, 5, 2]}, token=token)
+            assert answer.status == 200, await answer.text()
+            state = (await answer.json())["state"]
+            assert state["dice"] == [1, 1, 5, 5, 2] and state["likely"] == [None] * 5
 
     asyncio.run(check())
 
