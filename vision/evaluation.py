@@ -142,7 +142,7 @@ def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
     """Match each reported die to the nearest free label within reach of its centre and count."""
     labels = list(labels)
     pairs = matched(reading, labels)
-    correct = len(read_right(reading, labels))
+    correct = len(_read_right(reading, labels, pairs))
     likely_right = sum(
         1
         for d_index, l_index in pairs.items()
@@ -170,9 +170,14 @@ def score_image(reading: Reading, labels: Iterable[LabelledDie]) -> Score:
 
 def read_right(reading: Reading, labels: list[LabelledDie]) -> set[int]:
     """The indices of the labels matched (`matched`) to a reported die of their value."""
+    return _read_right(reading, labels, matched(reading, labels))
+
+
+def _read_right(reading: Reading, labels: list[LabelledDie], pairs: dict[int, int]) -> set[int]:
+    """The indices of the labels that ``pairs`` (`matched`) match to a die of their value."""
     return {
         l_index
-        for d_index, l_index in matched(reading, labels).items()
+        for d_index, l_index in pairs.items()
         if reading.dice[d_index].value == labels[l_index].value
     }
 
