@@ -16,10 +16,22 @@ from dataclasses import dataclass, replace
 from device.prompts import dice_text
 from engine.events import Corrected
 
-__all__ = ["NOT_A_DIE", "Correction"]
+__all__ = ["NOT_A_DIE", "Correction", "guesses"]
 
 NOT_A_DIE = 0
 """The value of a die marked "not a die" (a shadow or a crumb the reader took for a die)."""
+
+
+def guesses(
+    read: Sequence[int | None], likely: Sequence[int | None], faces: int = 6
+) -> tuple[int | None, ...]:
+    """``likely`` fitted to the dice ``read``, one entry a die: a die's likeliest value (1 to
+    ``faces``) where it was not read (None), else None; missing entries are None."""
+    padded = (*likely[: len(read)], *(None,) * (len(read) - len(likely)))
+    return tuple(
+        guess if value is None and guess is not None and 1 <= guess <= faces else None
+        for value, guess in zip(read, padded, strict=True)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +71,8 @@ class Correction:
         read: no guess)."""
         values = tuple(read if start is None else start)
         cursor = values.index(None) if None in values else 0
-        padded = [*likely[: len(read)], *[None] * (len(read) - len(likely))]
-        guesses = tuple(
-            guess if value is None and guess is not None and 1 <= guess <= faces else None
-            for value, guess in zip(read, padded, strict=True)
-        )
-        return cls(player, tuple(read), values, replaces, faces, cursor, values, guesses)
+        offered = guesses(read, likely, faces)
+        return cls(player, tuple(read), values, replaces, faces, cursor, values, offered)
 
     def next_die(self) -> Correction:
         """Move to the next die (after the last: the first)."""

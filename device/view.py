@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from device.correction import guesses
 from engine.players import TurnOutcome
 from engine.state import GameState, Phase
 from hardware.view import OptionView, PlayerView, TableView
@@ -130,16 +131,12 @@ def _six_sided(values: tuple[int | None, ...]) -> tuple[int | None, ...]:
 def _guesses(
     tray: tuple[int | None, ...], likely: tuple[int | None, ...], struck: frozenset[int]
 ) -> tuple[int | None, ...]:
-    """``likely`` fitted to ``tray``: a guess (1 to 6) kept only for a die not read and not
+    """``likely`` fitted to ``tray`` (`device.correction.guesses`), with no guess for a die
     struck; () when no die has one."""
-    padded = (*likely[: len(tray)], *(None,) * (len(tray) - len(likely)))
-    guesses = tuple(
-        guess
-        if value is None and index not in struck and guess is not None and 1 <= guess <= 6
-        else None
-        for index, (value, guess) in enumerate(zip(tray, padded, strict=True))
+    fitted = tuple(
+        None if index in struck else guess for index, guess in enumerate(guesses(tray, likely))
     )
-    return guesses if any(g is not None for g in guesses) else ()
+    return fitted if any(g is not None for g in fitted) else ()
 
 
 def last_turn_text(state: GameState) -> str:

@@ -198,11 +198,11 @@ function diceKey(state) {
   return JSON.stringify([state.dice, state.current, state.phase]);
 }
 
-// The reader's likeliest value of die ``index`` when it was not read (null: read, or no guess).
+// The reader's likeliest value of die ``index`` when it was not read (null: read, or no guess;
+// the state gives one only for a die not read, lying still and not struck).
 function guessOf(state, index) {
   const guess = (state.likely || [])[index];
-  return state.dice[index] === null && !state.struck.includes(index) && Number.isInteger(guess)
-    ? guess : null;
+  return Number.isInteger(guess) ? guess : null;
 }
 
 function renderDice(state) {
@@ -226,8 +226,7 @@ function renderDice(state) {
     const ring = changed ? "keep" : correcting ? "edit"
       : tableCorrecting && index === state.cursor ? "edit"
       : selected.has(index) ? "keep" : "";
-    const guess = value === null && state.phase !== "rolling" ? guessOf(state, index) : null;
-    const face = die(struck ? null : value, { struck, ring, guess });
+    const face = die(struck ? null : value, { struck, ring, guess: guessOf(state, index) });
     const canTap = paired && canCorrect(state);
     return el("button", {
       class: `die-button${state.phase === "rolling" && value === null ? " rolling" : ""}`,
