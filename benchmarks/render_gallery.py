@@ -70,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         "--preset", choices=PRESETS, action="append", help="only these presets (repeatable)"
     )
     args = parser.parse_args(argv)
+    for name in ("seeds", "speed_frames"):
+        if getattr(args, name) < 1:
+            parser.error(
+                f"--{name.replace('_', '-')} must be at least 1, not {getattr(args, name)}"
+            )
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(0)

@@ -65,3 +65,12 @@ def test_the_accuracy_benchmark_refuses_a_scale_of_nothing() -> None:
     done = _launch("vision_accuracy.py", "--scale", "0")
     assert done.returncode == 2
     assert "--scale must be between 0.1 and 8, not 0.0" in done.stderr
+
+
+def test_the_render_gallery_refuses_no_frames_to_time(tmp_path: Path) -> None:
+    done = _launch(
+        "render_gallery.py", "--out", str(tmp_path), "--seeds", "1", "--speed-frames", "0"
+    )
+    assert done.returncode == 2
+    assert "--speed-frames must be at least 1, not 0" in done.stderr
+    assert "Traceback" not in done.stderr
