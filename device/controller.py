@@ -12,9 +12,9 @@ thrown, STOP banks. Under passing rules ROLL takes the passed dice and STOP thro
 press on SELECT opens the menu (`device.menu`). A long press on STOP (CORRECT) corrects the dice as
 read (`device.correction`; its buttons in `device.correction_flow`): the throw just counted,
 until keeps are chosen, the turn is banked or the dice are thrown again, or a reading refused for
-unreadable or extra dice. Every change goes
-through `Session.apply`, which stores the events before the screen shows them; a refused request
-or a full disk leaves a message and changes nothing.
+unreadable, extra or missing dice (a die the reader missed is added as an unknown die to set).
+Every change goes through `Session.apply`, which stores the events before the screen shows them; a
+refused request or a full disk leaves a message and changes nothing.
 """
 
 from __future__ import annotations
@@ -356,10 +356,11 @@ class Controller(CorrectionFlow):
         values, likely = reading.values, tuple(die.likely for die in reading.dice)
         if self.photos is not None:
             self.photos.settled(reading)
-        if len(values) < n or (len(values) == n and None not in values):
+        if len(values) == n and None not in values:
             self._refused, self._refused_likely = None, ()
-        else:  # too many dice or unreadable ones: the players may correct it (hold STOP)
-            self._refused, self._refused_likely = values, likely
+        else:  # too many, too few or unreadable dice: the players may correct it (hold STOP)
+            missing = (None,) * (n - len(values))  # a die the reader missed: unknown, no guess
+            self._refused, self._refused_likely = (*values, *missing), (*likely, *missing)
         if len(values) != n:
             self._refuse(n, count_message(n, len(values)), reading)
         elif None in values:
@@ -373,7 +374,7 @@ class Controller(CorrectionFlow):
 
     def _refuse(self, n: int, message: str, reading: Reading) -> None:
         self._say(message)
-        tray = reading.values if self._refused is not None else ()
+        tray = self._refused if self._refused is not None else ()  # with the missed dice as "?"
         likely = self._refused_likely if self._refused is not None else ()
         self._show(rolling=False, bust=False, tray=tray, likely=likely)
         if self.on_refused is not None:

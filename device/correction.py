@@ -5,7 +5,8 @@ ROLL steps the die's value through 1…faces and "not a die" (an unknown die fir
 the reader found likeliest, when it has one), STOP confirms (`problem` must be
 empty) and `event` gives what is stored. It corrects either the throw just counted
 (``replaces``: the game goes back and takes the corrected dice) or a reading refused for unreadable
-dice or too many dice, which then counts as a throw of the corrected dice.
+dice, too many dice or too few (the dice the reader missed follow the dice read as unknown dice,
+with no likeliest value), which then counts as a throw of the corrected dice.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The buttons while the players correct the dice as read: `CorrectionFlow`, part of `Controller`.
 
 A long press on STOP (CORRECT) opens a `Correction` of the throw just counted (until keeps are
-chosen, the turn is banked or the dice are thrown again) or of a reading refused for unreadable or
-extra dice; SELECT moves to the next die, ROLL steps its value, STOP confirms and CORRECT again
-cancels. A confirmed correction is stored with the throw and the game replays with it.
+chosen, the turn is banked or the dice are thrown again) or of a reading refused for unreadable,
+extra or missing dice (a missed die is added as an unknown die to set); SELECT moves to the next
+die, ROLL steps its value, STOP confirms and CORRECT again cancels. A confirmed correction is
+stored with the throw and the game replays with it.
 """
 
 from __future__ import annotations

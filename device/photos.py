@@ -6,8 +6,9 @@ wrapped (`PhotoKeeper.watching`) so that the frame a reading came from is at han
 from the camera is kept once the table moved on from it without a correction (keeps chosen,
 banked, busted and the next throw counted), and at once when corrected (again when corrected
 again): its frame and its dice (each die's box as read, its value as confirmed or corrected; a
-die struck as "not a die" is not labelled). Computer players' virtual dice are drawn, not
-photographed, and never kept.
+die struck as "not a die" is not labelled). A throw whose correction added dice the reader missed
+is not kept (those dice have no box). Computer players' virtual dice are drawn, not photographed,
+and never kept.
 
 `PhotoRing` is the folder ``photos/`` in the state directory: ``NNNNNNNN.jpg`` (the frame) and
 ``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value`` per die), at most ``max_bytes`` in all (200 MB),
@@ -260,7 +261,10 @@ class PhotoKeeper:
 
     def corrected(self, correction: Correction, state: GameState) -> None:
         """The players confirmed ``correction``, which now stands as the open throw of
-        ``state``: label the photo with the corrected dice and keep it now."""
+        ``state``: label the photo with the corrected dice and keep it now. A correction with dice
+        added for dice the reader missed (more dice than the reading has) keeps no photo: an added
+        die has no box, and a photo labelled without it would teach that the die lying there is
+        no die."""
         pending = self._pending
         if not correction.replaces or pending is None:
             self._settle_pending()
@@ -269,7 +273,7 @@ class PhotoKeeper:
             reading, frame = self._settled
             pending = _Pending(frame, reading, reading.values, None)
         if len(correction.values) != len(pending.reading.dice):
-            return  # not the reading the photo was taken of (a resumed game)
+            return  # dice added for dice the reader missed, or another reading (a resumed game)
         pending.values = correction.values
         pending.open = state.open_throw
         self._pending = pending

@@ -70,7 +70,14 @@ def dice_text(n: int) -> str:
 
 
 def count_message(expected: int, seen: int) -> str:
-    fix = "take the kept dice out of the tray" if seen > expected else f"throw all {expected}"
+    """Why a reading of ``seen`` dice was refused when ``expected`` were thrown, and the ways out:
+    too many, take the kept dice out; too few, throw all again or hold STOP to set the dice the
+    reader missed (short enough for the OLED's status line)."""
+    if seen > expected:
+        fix = "take the kept dice out of the tray"
+    else:
+        missing = "the missing one" if expected - seen == 1 else "the missing ones"
+        fix = f"throw all {expected}, or hold STOP to set {missing}"
     return f"expected {dice_text(expected)}, I see {seen} — {fix}"
 
 

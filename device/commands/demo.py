@@ -136,12 +136,15 @@ class _Players:
         )
 
     def on_refused(self, reading: Reading) -> None:
-        """A reading was refused (count or unreadable dice): fix unreadable dice, else rethrow."""
+        """A reading was refused (count or unreadable dice): set unreadable dice and the dice the
+        reader missed (after the dice read, as the table adds them), else throw again."""
         self.refused += 1
         self._truth = self.recorder.last
         values = reading.values
-        if self.correct and len(values) == len(self._truth) and None in values:
-            likely = tuple(die.likely for die in reading.dice)
+        missing = (None,) * max(len(self._truth) - len(values), 0)
+        if self.correct and len(values) <= len(self._truth) and (missing or None in values):
+            values = (*values, *missing)
+            likely = (*(die.likely for die in reading.dice), *missing)
             self._fixing_refused = self._press(values, replaces=False, likely=likely)
 
     def on_event(self, event: Event) -> None:

@@ -167,6 +167,50 @@ def test_an_unreadable_die_is_set_to_its_likeliest_value_with_one_press(tmp_path
         assert rig.table.controller.state.turn.total == 300  # 1 1 5 5
 
 
+def test_a_die_the_reader_missed_is_added_instead_of_thrown_again(tmp_path: Path) -> None:
+    # Six dice thrown, five seen: the sixth is added as an unknown die (no likeliest value).
+    rig = open_rig(config(tmp_path, rules="farkle", script=[[1, 1, 5, 2, 3], [2, 3, 4, 6, 6, 2]]))
+    with rig.table:
+        view = rig.until(lambda v: "I see 5" in v.message)
+        message = "expected 6 dice, I see 5 — throw all 6, or hold STOP to set the missing one"
+        assert view.message == message and view.alert
+        assert view.dice == (1, 1, 5, 2, 3, None) and not any(view.likely)
+        before = events(rig)
+        view = rig.press(Button.CORRECT)
+        assert view.phase is Phase.CORRECTING and view.cursor == 5  # at the added die
+        assert view.message == "correcting die 6 of 6: ?"
+        assert rig.press(*[Button.SELECT] * 6).cursor == 5  # round the dice, back to it
+        view = rig.press(Button.STOP)
+        assert view.phase is Phase.CORRECTING and view.alert
+        assert view.message.startswith("die 6 not set yet")
+        assert events(rig) == before
+        assert rig.press(Button.ROLL).message == "correcting die 6 of 6: 1"  # no guess: 1 first
+        view = rig.press(Button.STOP)
+        assert view.phase is Phase.CHOOSING and view.dice == (1, 1, 5, 2, 3, 1)
+        assert [e["type"] for e in events(rig)][-2:] == ["thrown", "corrected"]
+        assert events(rig)[-2]["dice"] == [1, 1, 5, 2, 3, 1]
+        assert events(rig)[-1]["read"] == [1, 1, 5, 2, 3, 0]
+        state = rig.table.controller.state
+        assert [t.values for t in state.turn.throws] == [(1, 1, 5, 2, 3, 1)]
+        assert state.options[0].dice == (1, 1, 1, 5)
+
+
+def test_two_missed_dice_are_both_added(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 5], [2, 2, 3, 4, 6]]))
+    with rig.table:
+        view = rig.until(lambda v: "I see 3" in v.message)
+        assert view.message.endswith("throw all 5, or hold STOP to set the missing ones")
+        assert view.dice == (1, 1, 5, None, None)
+        view = rig.press(Button.CORRECT, Button.ROLL, Button.SELECT, Button.ROLL)
+        assert view.dice == (1, 1, 5, 1, 1) and view.cursor == 4
+        view = rig.press(*[Button.ROLL] * 6)  # 1 -> 2 … 6 -> not a die
+        assert view.struck == frozenset({4})
+        assert rig.press(Button.STOP).message.startswith("4 dice set but 5 dice were thrown")
+        rig.press(Button.ROLL, Button.ROLL, Button.STOP)  # not a die -> 1 -> 2
+        assert events(rig)[-1]["dice"] == [1, 1, 5, 1, 2]
+        assert rig.table.controller.state.turn.total == 1050
+
+
 def test_a_false_die_is_struck_out(tmp_path: Path) -> None:
     rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2, 3]]))
     with rig.table:

@@ -151,3 +151,14 @@ def test_the_players_fix_a_refused_die_from_its_likeliest_value() -> None:
     people.on_refused(Reading(tuple(dice)))
     pressed = [event.button for event in buttons.poll()]
     assert pressed == [Button.CORRECT, Button.ROLL, *[Button.SELECT] * 3, Button.STOP]
+
+
+def test_the_players_add_a_die_the_reader_missed() -> None:
+    recorder = demo._Recorder(lambda values, seed: [])
+    recorder((4, 5, 2), 0)
+    buttons = ScriptedButtons(clock=lambda: 0.0)
+    people = demo._Players(recorder, buttons, correct=True)
+    box = Box(0, 0, 10, 10)
+    people.on_refused(Reading(tuple(DieReading(v, (5.0, 5.0), box, 1.0) for v in (4, 2))))
+    pressed = [event.button for event in buttons.poll()]  # the added third die: 1 -> 5
+    assert pressed == [Button.CORRECT, *[Button.ROLL] * 5, *[Button.SELECT] * 3, Button.STOP]

@@ -35,9 +35,21 @@ def _refused(rig: Rig, message: str) -> None:
             [1, 1, 1, 2, 3, 4],
             "expected 5 dice, I see 6 — take the kept dice out of the tray",
         ),
-        ("greed", [1, 1, 1, 2], "expected 5 dice, I see 4 — throw all 5"),
-        ("farkle", [1, 1, 1, 2, 3], "expected 6 dice, I see 5 — throw all 6"),
-        ("farkle", [5], "expected 6 dice, I see 1 — throw all 6"),
+        (
+            "greed",
+            [1, 1, 1, 2],
+            "expected 5 dice, I see 4 — throw all 5, or hold STOP to set the missing one",
+        ),
+        (
+            "farkle",
+            [1, 1, 1, 2, 3],
+            "expected 6 dice, I see 5 — throw all 6, or hold STOP to set the missing one",
+        ),
+        (
+            "farkle",
+            [5],
+            "expected 6 dice, I see 1 — throw all 6, or hold STOP to set the missing ones",
+        ),
     ],
 )
 def test_a_first_throw_with_the_wrong_count_is_refused(

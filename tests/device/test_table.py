@@ -43,7 +43,9 @@ def test_too_few_dice_asks_for_all_of_them(tmp_path: Path) -> None:
     rig = open_rig(config(tmp_path, rules="greed", script=[[1, 5], [1, 1, 1, 5, 5]]))
     with rig.table:
         view = rig.until(lambda v: "I see" in v.message)
-        assert view.message == "expected 5 dice, I see 2 — throw all 5"
+        assert view.message == (
+            "expected 5 dice, I see 2 — throw all 5, or hold STOP to set the missing ones"
+        )
         assert rig.table.controller.state.turn.throws == ()
         assert rig.until(is_waiting).turn_total == 1100
 

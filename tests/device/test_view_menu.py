@@ -80,7 +80,10 @@ def test_prompts_and_refusal_messages() -> None:
     assert prompt_for(state, False, {}, ()) == "ROLL: throw 1  STOP: bank 1100"
     assert prompt_for(state, True, {}, ()) == "Ann: throw 1 die"
     assert count_message(1, 2) == "expected 1 die, I see 2 — take the kept dice out of the tray"
-    assert count_message(5, 3) == "expected 5 dice, I see 3 — throw all 5"
+    assert count_message(5, 3) == (
+        "expected 5 dice, I see 3 — throw all 5, or hold STOP to set the missing ones"
+    )
+    assert count_message(5, 4).endswith("— throw all 5, or hold STOP to set the missing one")
     assert unreadable_message(2) == (
         "2 dice could not be read — hold STOP to set them or throw them again (cocked or covered)"
     )

@@ -143,6 +143,24 @@ def test_a_die_can_be_struck_out_and_a_wrong_count_is_refused(tmp_path: Path) ->
     _run(rig, test)
 
 
+def test_a_die_the_reader_missed_is_set_from_the_phone(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="farkle", script=[[1, 1, 5, 2, 3], [2, 2, 3, 4, 6, 6]]))
+    rig.until(lambda view: "I see 5" in view.message)
+
+    async def test(web: WebRig, token: str) -> None:
+        state = await (await web.client.get("/api/state")).json()
+        assert state["dice"] == [1, 1, 5, 2, 3, None]  # the missed die, to be set
+        status, body = await _answer(
+            await web.post("/api/correct", {"dice": [1, 1, 5, 2, 3, 1]}, token=token)
+        )
+        assert status == 200, body
+        assert body["state"]["options"][0] == {"dice": [1, 1, 1, 5], "score": 1050}
+        corrected = [e for e in _stored_events(rig) if e["type"] == "corrected"]
+        assert corrected[0]["read"] == [1, 1, 5, 2, 3, 0] and corrected[0]["by"] == "web"
+
+    _run(rig, test)
+
+
 def test_correct_is_refused_once_the_table_moved_on(tmp_path: Path) -> None:
     rig = _choosing(tmp_path)
 
