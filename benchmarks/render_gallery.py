@@ -30,6 +30,7 @@ PRESET_SHAPES = {
     "phone-box": ("nell-byler-d6", (640, 640), (2, 10)),
     "webcam-desk": ("matteop65-wood", (640, 480), (1, 5)),
     "oblique-table": ("rune55-trainval oblique white tables", (640, 640), (1, 6)),
+    "felt-tray": ("rune55-trainval coloured dice in felt trays", (640, 640), (4, 20)),
 }
 
 

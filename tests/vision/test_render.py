@@ -29,6 +29,7 @@ from vision.render import (
 )
 from vision.render.layout import overlaps, place_in_row
 from vision.render.lens import distort_points, undistort_points
+from vision.render.style import LOOK_ALIKE_SCHEMES
 
 CLEAN = TrayStyle(
     die_size=(70.0, 80.0),
@@ -259,6 +260,17 @@ def test_look_alike_presets_render(preset: str) -> None:
     assert tray.values == (6, 6, 1)
     with pytest.raises(InvalidRenderRequest, match="preset"):
         style_like("studio", 3)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_felt_tray_is_coloured_felt_seen_from_a_tilted_phone_with_its_own_dice(seed: int) -> None:
+    style = style_like("felt-tray", seed)
+    assert style.background == "felt" and 5 <= style.camera_tilt <= 35
+    assert set(style.schemes) & set(LOOK_ALIKE_SCHEMES)
+    assert not set(LOOK_ALIKE_SCHEMES) & set(style_from_seed(seed).schemes)
+    tray = render_tray([1, 2, 3, 4, 5, 6], seed=seed, size=(640, 640), style=style)
+    assert tray.values == (1, 2, 3, 4, 5, 6)
+    assert {d.scheme for d in tray.dice} <= set(style.schemes)
 
 
 def test_sequences_refuse_bad_frame_counts() -> None:

@@ -61,9 +61,25 @@ UNUSUAL_SCHEMES: dict[str, Scheme] = {
 drawn only when a style names them: the adaptation benchmark's table dice."""
 
 
+LOOK_ALIKE_SCHEMES: dict[str, Scheme] = {
+    "lime": Scheme((40, 225, 185), (25, 30, 25)),
+    "pink": Scheme((185, 140, 235), (245, 245, 245)),
+    "orange": Scheme((30, 135, 235), (245, 245, 245)),
+    "cloud-blue": Scheme((215, 150, 80), (50, 45, 200), marble=(245, 240, 235), swirl=0.7),
+    "cloud-white": Scheme((235, 235, 230), (60, 50, 190), marble=(210, 150, 90), swirl=0.7),
+    "glitter-green": Scheme((60, 120, 40), (40, 190, 230), marble=(120, 200, 150), swirl=0.9),
+    "glitter-purple": Scheme((120, 40, 90), (235, 235, 235), marble=(200, 120, 190), swirl=0.9),
+    "black-gold": Scheme((30, 30, 34), (60, 170, 215)),
+}
+"""Schemes of the "felt-tray" look-alike (`style_like`), drawn by no random style."""
+
+
 def scheme_named(name: str) -> Scheme:
-    """The colour scheme ``name``, ordinary (`SCHEMES`) or unusual (`UNUSUAL_SCHEMES`)."""
-    return SCHEMES[name] if name in SCHEMES else UNUSUAL_SCHEMES[name]
+    """The colour scheme ``name``: ordinary (`SCHEMES`), a look-alike's own
+    (`LOOK_ALIKE_SCHEMES`) or unusual (`UNUSUAL_SCHEMES`)."""
+    if name in SCHEMES:
+        return SCHEMES[name]
+    return LOOK_ALIKE_SCHEMES[name] if name in LOOK_ALIKE_SCHEMES else UNUSUAL_SCHEMES[name]
 
 
 BACKGROUNDS: dict[str, tuple[tuple[int, int, int], ...]] = {
@@ -131,7 +147,11 @@ class TrayStyle:
         lo, hi = self.die_size
         if not MIN_DIE_PX <= lo <= hi <= MAX_DIE_PX:
             raise InvalidRenderRequest(f"die_size must lie within 20-150 px, got {self.die_size!r}")
-        unknown = [s for s in self.schemes if s not in SCHEMES and s not in UNUSUAL_SCHEMES]
+        unknown = [
+            s
+            for s in self.schemes
+            if s not in SCHEMES and s not in UNUSUAL_SCHEMES and s not in LOOK_ALIKE_SCHEMES
+        ]
         if not self.schemes or unknown:
             raise InvalidRenderRequest(
                 f"unknown dice schemes {self.schemes!r}; "
@@ -224,7 +244,7 @@ def _white_balance(rng: np.random.Generator) -> tuple[float, float, float]:
     return (1.0 - temperature, 1.0 + green, 1.0 + temperature)
 
 
-PRESETS = ("phone-box", "webcam-desk", "oblique-table")
+PRESETS = ("phone-box", "webcam-desk", "oblique-table", "felt-tray")
 _DARK_AND_COLOURED = (
     "black-red",
     "blue-yellow",
@@ -249,7 +269,10 @@ def style_like(preset: str, seed: int) -> TrayStyle:
     from straight down (steep views more often) over a white or light grey table, small dice
     (top faces about 15-40 px at 640 px, near ones larger; a close-up of bigger dice one time in
     five) showing top and side faces, mostly white or black, many touching in small heaps, soft
-    light with broad shading.
+    light with broad shading; "felt-tray": a phone held 5-35 degrees from straight down over a dice
+    tray of coloured felt (red, green, purple, tan, brown or dark blue), dice of 26-50 px at 640 px
+    in lime, pink, orange, cloudy, glittery, dark and coloured-pip schemes
+    (`LOOK_ALIKE_SCHEMES`), soft and compressed.
     """
     base = style_from_seed(seed)
     rng = np.random.default_rng([seed, 202])
@@ -325,4 +348,44 @@ def style_like(preset: str, seed: int) -> TrayStyle:
             jpeg_quality=int(rng.integers(60, 90)),
             lens=float(rng.uniform(0.0, 0.05)),
         )
+    if preset == "felt-tray":
+        side = float(rng.uniform(26, 44))
+        felt = _FELTS[int(rng.integers(len(_FELTS)))]
+        shade = float(rng.uniform(0.75, 1.15))
+        own = sorted(LOOK_ALIKE_SCHEMES)
+        if rng.random() < 0.4:
+            schemes = (own[int(rng.integers(len(own)))],)
+        else:
+            schemes = tuple(own) + _DARK_AND_COLOURED + ("white", "yellow", "green", "marbled")
+        return replace(
+            base,
+            die_size=(side, side * 1.15),
+            schemes=schemes,
+            background="felt",
+            background_color=(
+                int(min(255, felt[0] * shade)),
+                int(min(255, felt[1] * shade)),
+                int(min(255, felt[2] * shade)),
+            ),
+            walls=False,
+            camera_tilt=float(rng.uniform(5, 35)),
+            camera_azimuth=float(rng.uniform(0, 360)),
+            perspective=float(rng.uniform(0.6, 1.0)),
+            touching=float(rng.uniform(0.2, 0.6)),
+            clutter=float(rng.uniform(0.0, 0.3)),
+            light_tilt=float(rng.uniform(0.2, 0.7)),
+            shadow=float(rng.uniform(0.3, 0.7)),
+            gradient=float(rng.uniform(0.05, 0.3)),
+            vignette=float(rng.uniform(0.05, 0.3)),
+            gloss=float(rng.uniform(0.2, 0.8)),
+            corner=float(rng.uniform(0.15, 0.28)),
+            noise=float(rng.uniform(2.0, 6.0)),
+            blur=float(rng.uniform(0.6, 1.4)),
+            jpeg_quality=int(rng.integers(55, 85)),
+            lens=float(rng.uniform(0.0, 0.05)),
+        )
     raise InvalidRenderRequest(f"unknown style preset {preset!r}; known: {PRESETS}")
+
+
+_FELTS = ((40, 40, 185), (70, 125, 30), (120, 50, 100), (75, 135, 165), (55, 75, 125), (60, 50, 40))
+"""Felt colours of dice trays (BGR): red, green, purple, tan, brown, dark blue."""
