@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from dataclasses import replace
 from functools import cache
@@ -107,8 +108,10 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
 
     Top bar (inverted): whose turn and their total, the winner, or MENU. Then the dice as pip glyphs
     with the selected keep underlined and the turn total beside them; the selected keep; the message
-    (or the prompt); at the bottom every player's total. While the camera is being calibrated (the
-    view holds its picture or its checks), the calibration's own layout (`_draw_calibrating`).
+    (or the prompt); at the bottom every player's total. A problem too long for one row takes the
+    prompt's row, and the totals' when two are not enough (`alert_rows`). While the camera is being
+    calibrated (the view holds its picture or its checks), the calibration's own layout
+    (`_draw_calibrating`).
     """
     current = view.current_player
     winner = view.winner_player
@@ -170,7 +173,27 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         draw.text((width - 1, 21), total_text, fill=WHITE, font=font(13), anchor="rm")
     else:
         _draw_web(draw, view, width)
+    _draw_rows(draw, view, width)
 
+
+def text_rows(view: TableView, width: int = 128) -> list[tuple[int, int, str]]:
+    """The rows of text under the dice of the table (or of the correction) as drawn: each row's
+    centre, font size and text, cut to ``width``. A problem (``view.alert``) too long for one row
+    gets the rows of `alert_rows` in place of the prompt (it names the buttons itself); a third
+    row covers the totals."""
+    if view.message and view.alert:
+        size, problem = alert_rows(view.message, width)
+        if len(problem) > 1:
+            return [
+                (y, size, _fit(row, size, width))
+                for y, row in zip(ALERT_ROWS, problem, strict=False)
+            ]
+    rows: list[tuple[int, int, str]] = []
+    if view.phase is Phase.CORRECTING:
+        message = view.message.removeprefix("correcting ")
+        if message:
+            rows.append((39, 10, _fit(message, 10, width)))
+        return [*rows, (48, 9, _fit(CORRECTING_KEYS, 9, width))]
     option = view.selected_option
     if option is not None:
         counter = f" ({view.selected + 1}/{len(view.options)})" if len(view.options) > 1 else ""
@@ -190,13 +213,56 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         lines = parts if len(parts) == 2 else _wrap(last, 10, width)
     else:
         lines = [view.message or view.tray_label, last]
-    for row, line in enumerate(lines[:2]):
+    for y, line in zip(ALERT_ROWS[:2], lines, strict=False):
         size = 10 if _length(line.translate(_PLAIN), 10) <= width else 9
-        draw.text(
-            (0, 35 + 11 * row), _fit(line, size, width), fill=WHITE, font=font(size), anchor="lm"
-        )
-    draw.line((0, 53, width - 1, 53), fill=WHITE)
-    _draw_totals(draw, view, width, 59)
+        rows.append((y, size, _fit(line, size, width)))
+    return rows
+
+
+def _draw_rows(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> None:
+    """The `text_rows` under the dice; under a line the totals, unless a row covers them."""
+    rows = text_rows(view, width)
+    for y, size, text in rows:
+        draw.text((0, y), text, fill=WHITE, font=font(size), anchor="lm")
+    if all(y < TOTALS_LINE for y, _, _ in rows):
+        draw.line((0, TOTALS_LINE, width - 1, TOTALS_LINE), fill=WHITE)
+        _draw_totals(draw, view, width, 59)
+
+
+ALERT_ROWS = (35, 46, 57)
+"""The centres of the rows under the dice: two above the line over the totals, and a third in
+the totals' place for a problem too long for two."""
+TOTALS_LINE = 53
+"""The line over the players' totals."""
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+"""An aside in parentheses ("(cocked or covered)"), dropped when a problem is too long."""
+
+
+def alert_rows(message: str, width: int = 128) -> tuple[int, list[str]]:
+    """The font size and the rows (one to three) in which the OLED shows the problem ``message``.
+
+    The fewest rows, at 10 pixels when they hold it, else 9, with the message whole; when three
+    rows do not hold it, the message without its asides in parentheses; when that is still too
+    long, the way out (after " — ", else after the first ": ") gets the last two rows and what is
+    wrong the first, " .." marking each cut (the rows still to be drawn through `_fit`)."""
+    count = len(ALERT_ROWS)
+    for text in dict.fromkeys((message, _ASIDE.sub("", message))):
+        fitting = [
+            (len(rows), -size, rows)
+            for size in (10, 9)
+            if len(rows := _wrap(text, size, width)) <= count
+            and all(_length(row.translate(_PLAIN), size) <= width for row in rows)
+        ]
+        if fitting:
+            _, size, rows = min(fitting, key=lambda fit: fit[:2])
+            return -size, rows
+    text = _ASIDE.sub("", message)
+    separator = " — " if " — " in text else ": "
+    head, found, tail = text.partition(separator)
+    if not (found and head.strip() and tail.strip()):
+        return 9, _rows(text, count, 9, width)
+    tail_rows = _rows(tail, count - 1, 9, width)
+    return 9, [*_rows(head + separator.rstrip(), count - len(tail_rows), 9, width), *tail_rows]
 
 
 def _draw_web(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> None:
@@ -216,7 +282,8 @@ CORRECTING_KEYS = "SEL:next ROLL:+1 STOP:ok"
 
 def _draw_correcting(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> None:
     """The dice being corrected: the die being set underlined (two rows thick), a die marked
-    "not a die" crossed out; what is being set (or what is wrong), the buttons, the totals."""
+    "not a die" crossed out; what is being set, the buttons, the totals; a problem too long for
+    one row in the rows of `alert_rows` instead of the buttons (`text_rows`)."""
     for index, value in enumerate(view.dice[:6]):
         x = index * (DIE + 1)
         draw_die(draw, x, 14, value)
@@ -226,12 +293,7 @@ def _draw_correcting(draw: ImageDraw.ImageDraw, view: TableView, width: int) -> 
             draw.line((x + 2, 14 + DIE - 3, x + DIE - 3, 16), fill=WHITE)
         if index == view.cursor:
             draw.rectangle((x, 14 + DIE + 1, x + DIE - 1, 14 + DIE + 2), fill=WHITE)
-    message = view.message.removeprefix("correcting ")
-    if message:
-        draw.text((0, 39), _fit(message, 10, width), fill=WHITE, font=font(10), anchor="lm")
-    draw.text((0, 48), _fit(CORRECTING_KEYS, 9, width), fill=WHITE, font=font(9), anchor="lm")
-    draw.line((0, 53, width - 1, 53), fill=WHITE)
-    _draw_totals(draw, view, width, 59)
+    _draw_rows(draw, view, width)
 
 
 CALIBRATING_ROWS = (17, 27, 37)

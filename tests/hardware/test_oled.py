@@ -12,7 +12,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from hardware import DisplayUnavailable, open_display
 from hardware.display import NullDisplay
-from hardware.oled import DIE, OledDisplay, draw_die, render_oled
+from hardware.oled import DIE, OledDisplay, alert_rows, draw_die, render_oled, text_rows
 from hardware.view import OptionView, Phase, PlayerView, TableView
 from tests.hardware import sample_views
 
@@ -229,3 +229,34 @@ def test_a_long_rules_name_in_the_top_bar_leaves_room_for_the_title() -> None:
     for x in range(40):  # "dicek"
         for y in range(12):
             assert long.getpixel((x, y)) == short.getpixel((x, y)), (x, y)
+
+
+def alert(message: str) -> TableView:
+    return dataclasses.replace(sample_views.mid_turn(), message=message, alert=True)
+
+
+def texts(view: TableView) -> list[str]:
+    return [" ".join(text.split()) for _, _, text in text_rows(view)]
+
+
+def test_a_short_problem_keeps_the_prompt_and_the_totals() -> None:
+    view = dataclasses.replace(alert("no dice to keep"), prompt="STOP: bank 350")
+    assert texts(view) == ["no dice to keep", "STOP: bank 350"]
+    assert all(screen(view).getpixel((x, 53)) for x in range(128))  # the line over the totals
+
+
+def test_a_problem_for_two_rows_keeps_the_totals() -> None:
+    view = alert("nothing to bank yet: throw the dice first")
+    assert texts(view) == ["nothing to bank yet:", "throw the dice first"]
+    assert all(screen(view).getpixel((x, 53)) for x in range(128))
+
+
+def test_a_problem_too_long_for_the_rows_keeps_its_way_out_and_marks_the_cut() -> None:
+    what = "the camera at /dev/video0 stopped answering after 30 frames of nothing at all"
+    size, rows = alert_rows(f"{what} (errno 19) — plug it in again and press ROLL")
+    assert len(rows) == 3 and rows[0].endswith("..")  # what is wrong, cut: visibly
+    assert " ".join(rows[1:]) == "plug it in again and press ROLL"  # the way out, whole
+    size, rows = alert_rows(" ".join(["word"] * 40))  # no way out to tell: the end is marked
+    assert len(rows) == 3 and rows[-1].endswith("..") and size == 9
+    drawn = texts(alert(" ".join(["word"] * 40)))
+    assert len(drawn) == 3 and drawn[-1].endswith("..")
