@@ -354,7 +354,7 @@ def style_like(preset: str, seed: int) -> TrayStyle:
         shade = float(rng.uniform(0.75, 1.15))
         own = sorted(LOOK_ALIKE_SCHEMES)
         if rng.random() < 0.4:
-            schemes = (own[int(rng.integers(len(own)))],)
+            schemes: tuple[str, ...] = (own[int(rng.integers(len(own)))],)
         else:
             schemes = tuple(own) + _DARK_AND_COLOURED + ("white", "yellow", "green", "marbled")
         return replace(
