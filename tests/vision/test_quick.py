@@ -443,6 +443,14 @@ def test_a_tray_with_a_die_that_cannot_be_read_goes_to_the_pip_stages() -> None:
     assert unread >= 2
 
 
+def reads_only_what(full: Sequence[int | None], quick: Sequence[int | None]) -> bool:
+    """Whether the dice ``quick`` read are among those ``full`` read: each of its values matched
+    to a die ``full`` read so or left unread (None), and no more dice than ``full`` read."""
+    unread = full.count(None)
+    beyond = sum(max(0, quick.count(v) - full.count(v)) for v in set(quick) if v is not None)
+    return len(quick) <= len(full) and None not in quick and beyond <= unread
+
+
 def test_a_hand_over_the_dice_leaves_the_frame_to_the_pip_stages_or_reads_as_they_do() -> None:
     """Under a hand the fast path reads only the dice the reader reads without it (those in full
     view: a hand that hides a die whole hides it from both), and leaves most frames to the pip
@@ -457,7 +465,7 @@ def test_a_hand_over_the_dice_leaves_the_frame_to_the_pip_stages_or_reads_as_the
                     left += 1
                     continue
                 full = read(frame.frame, SLOW)
-                assert right_or_not_sure(full.values, [f.value for f in faces]), (
+                assert reads_only_what(full.values, [f.value for f in faces]), (
                     faces,
                     full.values,
                 )
