@@ -72,7 +72,7 @@ def dice_text(n: int) -> str:
 def count_message(expected: int, seen: int) -> str:
     """Why a reading of ``seen`` dice was refused when ``expected`` were thrown, and the ways out:
     too many, take the kept dice out; too few, throw all again or hold STOP to set the dice the
-    reader missed (short enough for the OLED's status line)."""
+    reader missed."""
     if seen > expected:
         fix = "take the kept dice out of the tray"
     else:
