@@ -140,25 +140,27 @@ def test_an_unread_die_starts_at_its_likeliest_value(
     assert made == [*(Button(p) for p in presses), Button.STOP]
 
 
-def test_the_players_fix_a_refused_die_from_its_likeliest_value() -> None:
+def presses_for_refused(thrown: tuple[int, ...], dice: list[DieReading]) -> list[Button]:
+    """The buttons the demo's players press when a reading of ``dice`` of the throw ``thrown``
+    is refused."""
     recorder = demo._Recorder(lambda values, seed: [])
-    recorder((4, 5, 2), 0)
+    recorder(thrown, 0)
     buttons = ScriptedButtons(clock=lambda: 0.0)
     people = demo._Players(recorder, buttons, correct=True)
-    box = Box(0, 0, 10, 10)
-    dice = [DieReading(v, (5.0, 5.0), box, 1.0) for v in (4, None, 2)]
-    dice[1] = replace(dice[1], likely=5)
     people.on_refused(Reading(tuple(dice)))
-    pressed = [event.button for event in buttons.poll()]
+    return [event.button for event in buttons.poll()]
+
+
+def _die(value: int | None) -> DieReading:
+    return DieReading(value, (5.0, 5.0), Box(0, 0, 10, 10), 1.0)
+
+
+def test_the_players_fix_a_refused_die_from_its_likeliest_value() -> None:
+    dice = [_die(4), replace(_die(None), likely=5), _die(2)]
+    pressed = presses_for_refused((4, 5, 2), dice)
     assert pressed == [Button.CORRECT, Button.ROLL, *[Button.SELECT] * 3, Button.STOP]
 
 
 def test_the_players_add_a_die_the_reader_missed() -> None:
-    recorder = demo._Recorder(lambda values, seed: [])
-    recorder((4, 5, 2), 0)
-    buttons = ScriptedButtons(clock=lambda: 0.0)
-    people = demo._Players(recorder, buttons, correct=True)
-    box = Box(0, 0, 10, 10)
-    people.on_refused(Reading(tuple(DieReading(v, (5.0, 5.0), box, 1.0) for v in (4, 2))))
-    pressed = [event.button for event in buttons.poll()]  # the added third die: 1 -> 5
+    pressed = presses_for_refused((4, 5, 2), [_die(4), _die(2)])  # the added third die: 1 -> 5
     assert pressed == [Button.CORRECT, *[Button.ROLL] * 5, *[Button.SELECT] * 3, Button.STOP]
