@@ -74,12 +74,14 @@ LOOK_ALIKE_SCHEMES: dict[str, Scheme] = {
 """Schemes of the "felt-tray" look-alike (`style_like`), drawn by no random style."""
 
 
+_NAMED: dict[str, Scheme] = {**SCHEMES, **LOOK_ALIKE_SCHEMES, **UNUSUAL_SCHEMES}
+"""Every scheme a style may name: ordinary, a look-alike's own or unusual."""
+
+
 def scheme_named(name: str) -> Scheme:
     """The colour scheme ``name``: ordinary (`SCHEMES`), a look-alike's own
     (`LOOK_ALIKE_SCHEMES`) or unusual (`UNUSUAL_SCHEMES`)."""
-    if name in SCHEMES:
-        return SCHEMES[name]
-    return LOOK_ALIKE_SCHEMES[name] if name in LOOK_ALIKE_SCHEMES else UNUSUAL_SCHEMES[name]
+    return _NAMED[name]
 
 
 BACKGROUNDS: dict[str, tuple[tuple[int, int, int], ...]] = {
@@ -147,15 +149,10 @@ class TrayStyle:
         lo, hi = self.die_size
         if not MIN_DIE_PX <= lo <= hi <= MAX_DIE_PX:
             raise InvalidRenderRequest(f"die_size must lie within 20-150 px, got {self.die_size!r}")
-        unknown = [
-            s
-            for s in self.schemes
-            if s not in SCHEMES and s not in UNUSUAL_SCHEMES and s not in LOOK_ALIKE_SCHEMES
-        ]
+        unknown = [s for s in self.schemes if s not in _NAMED]
         if not self.schemes or unknown:
             raise InvalidRenderRequest(
-                f"unknown dice schemes {self.schemes!r}; "
-                f"known: {sorted(SCHEMES) + sorted(UNUSUAL_SCHEMES)}"
+                f"unknown dice schemes {self.schemes!r}; known: {sorted(_NAMED)}"
             )
         if self.background not in BACKGROUNDS:
             raise InvalidRenderRequest(
