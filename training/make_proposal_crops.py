@@ -6,10 +6,14 @@ as it is and shrunk to 0.6) and in rendered trays, every proposal at least 0.15 
 
 - a proposal within 0.4 of its width of a labelled die is that die's: four crops turned by about a
   quarter each (±20°), at its width ±10 %, half of them mirrored, each of the die's class when the
-  die centre lies within 0.2 widths of the crop's centre (else "no die" with the offset to it), and
-  two crops at the die's labelled centre at the proposal's width;
+  die centre lies within 0.2 widths of the crop's centre (else "no die" with the offset to it), and,
+  for the die's strongest proposal, two crops at the die's labelled centre at the proposal's width
+  (a die proposed twice, at two scales, is that die both times);
 - any other proposal gives two crops of "no die" (the walls, side faces and clutter it takes for
-  dice);
+  dice), unless ``--doubt`` is given and the judge's network as shipped finds a die there at
+  least `DOUBTED` probable, turned either way: the photos' labels are not complete (dice at the
+  edge or in a heap left out, faces bearing an emblem), and such a crop is left out rather than
+  taught as no die;
 - a labelled die no proposal found gives two crops at its box's side (not for matteop65-wood,
   whose boxes are the top face's, not the die's).
 
@@ -23,14 +27,14 @@ on a tilted camera's view, its top face).
 
 ``--held-out`` cuts the photos held out from training instead (as they are, with no renders), for
 measuring a network on photos it never saw (`train_dice_cnn.py --check`); a crop's ``source`` is
-its folder's number in `labelled_folders` (from 1), 0 for a render.
+its photo's kind of scene's number in `SCENES` (from 1), 0 for a render.
 
 ``--size S`` cuts crops S pixels square (`vision.crops.die_crop`) for a network that reads them
 at that size; `train_dice_cnn.py` takes the size from the crops.
 
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
            [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--size 32]
-           [--seed 5]
+           [--doubt] [--seed 5]
 """
 
 from __future__ import annotations
@@ -44,12 +48,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.vision_accuracy import labelled_folders, labelled_photos
+from benchmarks.vision_accuracy import labelled_folders, labelled_photos, scene_of
 from training.make_crops import UNREADABLE, Sink, _turned
 from training.split import is_training
-from vision.crops import CROP_SIZE, die_crop, pyramid_of
-from vision.detect import detect_scales
+from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of
+from vision.detect import Proposal, detect_scales
 from vision.evaluation import rendered_labels, resized
+from vision.judge import Classifier, judge_classifier
 from vision.render import (
     PRESETS,
     UNUSUAL_SCHEMES,
@@ -61,6 +66,22 @@ from vision.render import (
 )
 from vision.types import Frame
 
+SCENES = (
+    "matteop65-wood",
+    "nell-byler-d6",
+    "rune55-trainval coloured dice in felt trays",
+    "rune55-trainval greyscale close-ups",
+    "rune55-trainval oblique white tables",
+    "rune55-trainval board game",
+)
+"""The kinds of scene of the labelled photos (`benchmarks.vision_accuracy.scene_of`), in the
+order of the crops' ``source`` numbers (from 1; a scene not listed is numbered after them)."""
+CENTRED = 0.2
+"""A crop of a proposal on a labelled die is of the die's class when the die centre lies this
+near its centre, in die widths (``--centred``), else "no die" with the offset to it."""
+DOUBTED = 0.9
+"""With ``--doubt``, a proposal on no labelled die that the shipped judge's network finds a die
+this probable (both looks) is not cut as "no die"."""
 LEAST = 0.15
 """Proposals this strong or more are cut."""
 SCALES = (1.0, 0.6)
@@ -85,29 +106,45 @@ def cut(
     sink: Sink,
     source: int,
     size: int = CROP_SIZE,
+    doubt: Classifier | None = None,
+    centred: float = CENTRED,
 ) -> None:
-    """The crops (``size`` pixels square) of one frame whose labelled dice are ``dice`` (module
-    docstring)."""
+    """The crops (``size`` pixels square) of one frame whose labelled dice are ``dice``, where the
+    detector proposes dice at least `LEAST` strong (`cut_proposals`)."""
     pyramid = pyramid_of(frame)
     proposals = [p for p in detect_scales(pyramid, LEAST) if p.strength >= LEAST]
-    left = list(range(len(dice)))
+    cut_proposals(pyramid, proposals, dice, rng, sink, source, size, doubt, centred)
+
+
+def cut_proposals(
+    pyramid: Pyramid,
+    proposals: Sequence[Proposal],
+    dice: Sequence[Die],
+    rng: np.random.Generator,
+    sink: Sink,
+    source: int,
+    size: int = CROP_SIZE,
+    doubt: Classifier | None = None,
+    centred: float = CENTRED,
+) -> None:
+    """The crops (``size`` pixels square) at ``proposals`` in the frame of ``pyramid`` whose
+    labelled dice are ``dice`` (module docstring); a crop is of a die's class when the die centre
+    lies within ``centred`` die widths of its centre; ``doubt`` (a classifier) leaves out the
+    proposals on no labelled die that it finds dice."""
+    left = set(range(len(dice)))
     for p in sorted(proposals, key=lambda p: -p.strength):
         near = [
-            (math.hypot(p.x - dice[i][0], p.y - dice[i][1]), i)
-            for i in left
-            if math.hypot(p.x - dice[i][0], p.y - dice[i][1]) < 0.4 * p.width
+            (math.hypot(p.x - x, p.y - y), i)
+            for i, (x, y, _, _) in enumerate(dice)
+            if math.hypot(p.x - x, p.y - y) < 0.4 * p.width
         ]
         if not near:
-            for _ in range(2):
-                sink.add(
-                    die_crop(pyramid, (p.x, p.y), p.width, rng.uniform(0, 360), size),
-                    0,
-                    None,
-                    source,
-                )
+            if doubt is None or not _a_die_to(doubt, pyramid, p):
+                for _ in range(2):
+                    angle = rng.uniform(0, 360)
+                    sink.add(die_crop(pyramid, (p.x, p.y), p.width, angle, size), 0, None, source)
             continue
         i = min(near)[1]
-        left.remove(i)
         x, y, _, cls = dice[i]
         for k in range(4):
             angle = 90.0 * k + rng.uniform(-20, 20)
@@ -116,17 +153,27 @@ def cut(
             dx, dy = _turned((x - p.x) / width, (y - p.y) / width, angle)
             if rng.random() < 0.5:
                 crop, dx = crop[:, ::-1].copy(), -dx
-            sink.add(crop, cls if math.hypot(dx, dy) < 0.2 else 0, (dx, dy), source)
-        for _ in range(2):
-            width = p.width * math.exp(rng.uniform(-0.1, 0.1))
-            crop = die_crop(pyramid, (x, y), width, rng.uniform(0, 360), size)
-            sink.add(crop, cls, (0.0, 0.0), source)
-    for i in left:
+            sink.add(crop, cls if math.hypot(dx, dy) < centred else 0, (dx, dy), source)
+        if i in left:
+            left.remove(i)
+            for _ in range(2):
+                width = p.width * math.exp(rng.uniform(-0.1, 0.1))
+                crop = die_crop(pyramid, (x, y), width, rng.uniform(0, 360), size)
+                sink.add(crop, cls, (0.0, 0.0), source)
+    for i in sorted(left):
         x, y, side, cls = dice[i]
         if side:
             for _ in range(2):
                 crop = die_crop(pyramid, (x, y), side, rng.uniform(0, 360), size)
                 sink.add(crop, cls, (0.0, 0.0), source)
+
+
+def _a_die_to(classifier: Classifier, pyramid: Pyramid, proposal: Proposal) -> bool:
+    """Whether ``classifier`` finds a die at ``proposal`` at least `DOUBTED` probable, upright
+    and turned a quarter."""
+    center = (proposal.x, proposal.y)
+    crops = [die_crop(pyramid, center, proposal.width, angle) for angle in (0.0, 90.0)]
+    return all(v.die_probability >= DOUBTED for v in classifier(crops))
 
 
 def rendered_dice(tray: RenderedTray) -> list[Die]:
@@ -167,6 +214,11 @@ def _preset(text: str) -> tuple[str, int]:
     return name, int(count)
 
 
+def scene_number(scene: str) -> int:
+    """The ``source`` number of a photo of the kind of scene ``scene`` (`SCENES`)."""
+    return SCENES.index(scene) + 1 if scene in SCENES else len(SCENES) + 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
@@ -196,6 +248,17 @@ def main() -> int:
     parser.add_argument(
         "--size", type=int, default=CROP_SIZE, help=f"the crops' side in pixels ({CROP_SIZE})"
     )
+    parser.add_argument(
+        "--doubt",
+        action="store_true",
+        help="leave out proposals on no labelled die that the judge's network finds dice",
+    )
+    parser.add_argument(
+        "--centred",
+        type=float,
+        default=CENTRED,
+        help=f"die widths from a die's centre within which a crop is of its class ({CENTRED})",
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     if not 16 <= args.size <= 128 or args.size % 8:
@@ -203,12 +266,14 @@ def main() -> int:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(args.seed)
     sink = Sink()
+    doubt = judge_classifier if args.doubt else None
     scales = (1.0,) if args.held_out else args.scales
-    for source, folder in enumerate([] if args.no_photos else labelled_folders(), start=1):
+    for folder in [] if args.no_photos else labelled_folders():
         photos = 0
         for image, photo, labels in labelled_photos(folder):
             if is_training(f"{folder.name}/{image}") == args.held_out:
                 continue
+            source = scene_number(scene_of(folder.name, image))
             for scale in scales:
                 dice = [
                     (
@@ -221,7 +286,7 @@ def main() -> int:
                     )
                     for label in labels
                 ]
-                cut(resized(photo, scale), dice, rng, sink, source, args.size)
+                cut(resized(photo, scale), dice, rng, sink, source, args.size, doubt, args.centred)
             photos += 1
         kind = "held-out" if args.held_out else "training"
         print(f"  {folder.name}: {photos} {kind} photos, {len(sink.crops)} crops", flush=True)
@@ -232,7 +297,7 @@ def main() -> int:
             for _ in range(int(rng.integers(1, 9)))
         ]
         tray = render_tray(values, seed=SYNTHETIC_SEEDS + n)
-        cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size)
+        cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size, None, args.centred)
     print(f"  synthetic: {synthetic} trays, {len(sink.crops)} crops", flush=True)
     unusual = sorted(UNUSUAL_SCHEMES)
     unusual_trays = 0 if args.held_out else args.unusual
@@ -242,14 +307,14 @@ def main() -> int:
         style = replace(style, schemes=(*style.schemes, unusual[n % len(unusual)]))
         values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 9)))]
         tray = render_tray(values, seed=seed, style=style)
-        cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size)
+        cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size, None, args.centred)
     print(f"  unusual schemes: {unusual_trays} trays, {len(sink.crops)} crops", flush=True)
     for name, count in [] if args.held_out else args.preset:
         for n in range(count):
             seed = PRESET_SEEDS + n
             values = [int(rng.integers(1, 7)) for _ in range(int(rng.integers(1, 13)))]
             tray = render_tray(values, seed=seed, style=style_like(name, seed))
-            cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size)
+            cut(tray.frame, rendered_dice(tray), rng, sink, 0, args.size, None, args.centred)
         print(f"  {name}: {count} trays, {len(sink.crops)} crops", flush=True)
     sink.save(args.out)
     print(f"{len(sink.crops)} crops -> {args.out}, by class {np.bincount(sink.classes).tolist()}")

@@ -1,19 +1,32 @@
 """Tests of what make_proposal_crops.py teaches the judge's network on rendered dice: the classes
 (an emblem in place of a six's pips is never a value), where each die lies (on an oblique view,
-its top face), and its arguments."""
+its top face), what a proposal on a die is taught (proposed twice, off its centre, on no labelled
+die a classifier doubts), and its arguments."""
 
 from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 import pytest
 
 from training.make_crops import UNREADABLE, Sink
-from training.make_proposal_crops import _preset, _scales, class_of, cut, rendered_dice
+from training.make_proposal_crops import (
+    _preset,
+    _scales,
+    class_of,
+    cut,
+    cut_proposals,
+    rendered_dice,
+)
+from vision.classify import Verdict
+from vision.crops import pyramid_of
+from vision.detect import Proposal
 from vision.render import TrayStyle, render_tray, style_like
+from vision.types import Frame
 
 
 def test_an_emblem_six_is_unreadable_and_every_other_die_its_value() -> None:
@@ -69,3 +82,62 @@ def test_a_tray_is_cut_at_the_size_asked_with_the_same_dice() -> None:
     for big, crop in zip(large.crops, small.crops, strict=True):
         again = cv2.resize(big, (32, 32), interpolation=cv2.INTER_AREA)
         assert np.abs(again.astype(int) - crop).mean() < 5
+
+
+def _one_die() -> tuple[tuple[float, float, float | None, int], tuple[Frame, ...]]:
+    tray = render_tray([5], seed=31)
+    (die,) = rendered_dice(tray)
+    return die, pyramid_of(tray.frame)
+
+
+def test_a_die_proposed_twice_is_that_die_both_times() -> None:
+    die, pyramid = _one_die()
+    x, y, side, value = die
+    assert side is not None
+    proposals = [Proposal(x, y, side, 0.9), Proposal(x + 0.05 * side, y, 1.1 * side, 0.4)]
+    sink = Sink()
+    cut_proposals(pyramid, proposals, [die], np.random.default_rng(0), sink, 0)
+    # Four crops at each proposal and two at the labelled centre, once: every one the die's.
+    assert sink.classes == [value] * 10
+
+
+@pytest.mark.parametrize(("centred", "expected"), [(0.2, 0), (0.4, 5)])
+def test_a_crop_a_third_of_a_die_off_its_centre_is_the_die_only_when_that_is_near_enough(
+    centred: float, expected: int
+) -> None:
+    die, pyramid = _one_die()
+    x, y, side, value = die
+    assert side is not None and value == 5
+    sink = Sink()
+    off = Proposal(x + 0.3 * side, y, side, 0.9)
+    cut_proposals(pyramid, [off], [die], np.random.default_rng(0), sink, 0, centred=centred)
+    assert sink.classes[:4] == [expected] * 4  # the crops at the proposal
+    assert sink.classes[4:] == [value] * 2  # the crops at the labelled centre
+    for dx, dy in sink.offsets[:4]:
+        assert math.hypot(dx, dy) == pytest.approx(0.3, abs=0.04)
+
+
+def _sure(die: float) -> list[Verdict]:
+    rest = (1.0 - die) / 7
+    return [Verdict((1.0 - die, *[rest] * 7), (0.0, 0.0))]
+
+
+@pytest.mark.parametrize(("die", "crops"), [(0.95, 0), (0.5, 2)])
+def test_a_proposal_on_no_labelled_die_is_left_out_when_the_doubting_classifier_sees_a_die(
+    die: float, crops: int
+) -> None:
+    _, pyramid = _one_die()
+    looked: list[int] = []
+
+    def doubt(batch: Sequence[Frame]) -> list[Verdict]:
+        looked.append(len(batch))
+        return _sure(die) * len(batch)
+
+    sink = Sink()
+    elsewhere = Proposal(20.0, 20.0, 40.0, 0.5)
+    cut_proposals(pyramid, [elsewhere], [], np.random.default_rng(0), sink, 0, doubt=doubt)
+    assert looked == [2]  # upright and turned a quarter
+    assert sink.classes == [0] * crops
+    sink = Sink()
+    cut_proposals(pyramid, [elsewhere], [], np.random.default_rng(0), sink, 0)
+    assert sink.classes == [0, 0]
