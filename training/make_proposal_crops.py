@@ -6,9 +6,9 @@ as it is and shrunk to 0.6) and in rendered trays, every proposal at least 0.15 
 
 - a proposal within 0.4 of its width of a labelled die is that die's: four crops turned by about a
   quarter each (±20°), at its width ±10 %, half of them mirrored, each of the die's class when the
-  die centre lies within 0.2 widths of the crop's centre (else "no die" with the offset to it), and,
-  for the die's strongest proposal, two crops at the die's labelled centre at the proposal's width
-  (a die proposed twice, at two scales, is that die both times);
+  die centre lies within 0.2 widths (``--centred``) of the crop's centre (else "no die" with the
+  offset to it), and, for the die's strongest proposal, two crops at the die's labelled centre at
+  the proposal's width (a die proposed twice, at two scales, is that die both times);
 - any other proposal gives two crops of "no die" (the walls, side faces and clutter it takes for
   dice), unless ``--doubt`` is given and the judge's network as shipped finds a die there at
   least `DOUBTED` probable, turned either way: the photos' labels are not complete (dice at the
@@ -34,7 +34,7 @@ at that size; `train_dice_cnn.py` takes the size from the crops.
 
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
            [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--size 32]
-           [--doubt] [--seed 5]
+           [--centred 0.2] [--doubt] [--seed 5]
 """
 
 from __future__ import annotations
