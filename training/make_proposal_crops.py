@@ -108,29 +108,16 @@ def cut(
     size: int = CROP_SIZE,
     doubt: Classifier | None = None,
     centred: float = CENTRED,
+    proposals: Sequence[Proposal] | None = None,
 ) -> None:
-    """The crops (``size`` pixels square) of one frame whose labelled dice are ``dice``, where the
-    detector proposes dice at least `LEAST` strong (`cut_proposals`)."""
+    """The crops (``size`` pixels square) of one frame whose labelled dice are ``dice``, at
+    ``proposals`` (default: where the detector proposes dice at least `LEAST` strong; module
+    docstring); a crop is of a die's class when the die centre lies within ``centred`` die widths
+    of its centre; ``doubt`` (a classifier) leaves out the proposals on no labelled die that it
+    finds dice."""
     pyramid = pyramid_of(frame)
-    proposals = [p for p in detect_scales(pyramid, LEAST) if p.strength >= LEAST]
-    cut_proposals(pyramid, proposals, dice, rng, sink, source, size, doubt, centred)
-
-
-def cut_proposals(
-    pyramid: Pyramid,
-    proposals: Sequence[Proposal],
-    dice: Sequence[Die],
-    rng: np.random.Generator,
-    sink: Sink,
-    source: int,
-    size: int = CROP_SIZE,
-    doubt: Classifier | None = None,
-    centred: float = CENTRED,
-) -> None:
-    """The crops (``size`` pixels square) at ``proposals`` in the frame of ``pyramid`` whose
-    labelled dice are ``dice`` (module docstring); a crop is of a die's class when the die centre
-    lies within ``centred`` die widths of its centre; ``doubt`` (a classifier) leaves out the
-    proposals on no labelled die that it finds dice."""
+    if proposals is None:
+        proposals = [p for p in detect_scales(pyramid, LEAST) if p.strength >= LEAST]
     left = set(range(len(dice)))
     for p in sorted(proposals, key=lambda p: -p.strength):
         near = [

@@ -466,11 +466,11 @@ def main() -> int:
     else:
         widths = tuple(int(w) for w in args.widths.split(","))
         model = DiceNet(widths, args.hidden, crops.shape[-1])
+        if args.start is not None:
+            load_exported(model, args.start)
     held_out = (crops[check], classes[check], offsets[check], has_offset[check], is_real[check])
     check_photos = dict(np.load(args.check)) if args.check is not None else None
     if args.start is not None:
-        if isinstance(model, DiceNet):
-            load_exported(model, args.start)
         print(f"{args.start}: {checked(model, held_out)}", flush=True)
         if check_photos is not None:
             print(f"{args.start}: {checked_photos(model, check_photos)}", flush=True)

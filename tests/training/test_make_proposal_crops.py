@@ -14,16 +14,8 @@ import numpy as np
 import pytest
 
 from training.make_crops import UNREADABLE, Sink
-from training.make_proposal_crops import (
-    _preset,
-    _scales,
-    class_of,
-    cut,
-    cut_proposals,
-    rendered_dice,
-)
+from training.make_proposal_crops import _preset, _scales, class_of, cut, rendered_dice
 from vision.classify import Verdict
-from vision.crops import pyramid_of
 from vision.detect import Proposal
 from vision.render import TrayStyle, render_tray, style_like
 from vision.types import Frame
@@ -84,19 +76,19 @@ def test_a_tray_is_cut_at_the_size_asked_with_the_same_dice() -> None:
         assert np.abs(again.astype(int) - crop).mean() < 5
 
 
-def _one_die() -> tuple[tuple[float, float, float | None, int], tuple[Frame, ...]]:
+def _one_die() -> tuple[tuple[float, float, float | None, int], Frame]:
     tray = render_tray([5], seed=31)
     (die,) = rendered_dice(tray)
-    return die, pyramid_of(tray.frame)
+    return die, tray.frame
 
 
 def test_a_die_proposed_twice_is_that_die_both_times() -> None:
-    die, pyramid = _one_die()
+    die, frame = _one_die()
     x, y, side, value = die
     assert side is not None
     proposals = [Proposal(x, y, side, 0.9), Proposal(x + 0.05 * side, y, 1.1 * side, 0.4)]
     sink = Sink()
-    cut_proposals(pyramid, proposals, [die], np.random.default_rng(0), sink, 0)
+    cut(frame, [die], np.random.default_rng(0), sink, 0, proposals=proposals)
     # Four crops at each proposal and two at the labelled centre, once: every one the die's.
     assert sink.classes == [value] * 10
 
@@ -105,12 +97,12 @@ def test_a_die_proposed_twice_is_that_die_both_times() -> None:
 def test_a_crop_a_third_of_a_die_off_its_centre_is_the_die_only_when_that_is_near_enough(
     centred: float, expected: int
 ) -> None:
-    die, pyramid = _one_die()
+    die, frame = _one_die()
     x, y, side, value = die
     assert side is not None and value == 5
     sink = Sink()
     off = Proposal(x + 0.3 * side, y, side, 0.9)
-    cut_proposals(pyramid, [off], [die], np.random.default_rng(0), sink, 0, centred=centred)
+    cut(frame, [die], np.random.default_rng(0), sink, 0, centred=centred, proposals=[off])
     assert sink.classes[:4] == [expected] * 4  # the crops at the proposal
     assert sink.classes[4:] == [value] * 2  # the crops at the labelled centre
     for dx, dy in sink.offsets[:4]:
@@ -126,7 +118,7 @@ def _sure(die: float) -> list[Verdict]:
 def test_a_proposal_on_no_labelled_die_is_left_out_when_the_doubting_classifier_sees_a_die(
     die: float, crops: int
 ) -> None:
-    _, pyramid = _one_die()
+    _, frame = _one_die()
     looked: list[int] = []
 
     def doubt(batch: Sequence[Frame]) -> list[Verdict]:
@@ -135,9 +127,9 @@ def test_a_proposal_on_no_labelled_die_is_left_out_when_the_doubting_classifier_
 
     sink = Sink()
     elsewhere = Proposal(20.0, 20.0, 40.0, 0.5)
-    cut_proposals(pyramid, [elsewhere], [], np.random.default_rng(0), sink, 0, doubt=doubt)
+    cut(frame, [], np.random.default_rng(0), sink, 0, doubt=doubt, proposals=[elsewhere])
     assert looked == [2]  # upright and turned a quarter
     assert sink.classes == [0] * crops
     sink = Sink()
-    cut_proposals(pyramid, [elsewhere], [], np.random.default_rng(0), sink, 0)
+    cut(frame, [], np.random.default_rng(0), sink, 0, proposals=[elsewhere])
     assert sink.classes == [0, 0]
