@@ -29,12 +29,15 @@ on a tilted camera's view, its top face).
 measuring a network on photos it never saw (`train_dice_cnn.py --check`); a crop's ``source`` is
 its photo's kind of scene's number in `SCENES` (from 1), 0 for a render.
 
+``--originals SHARE`` cuts only that share (0-1) of the training photos' originals
+(`training.split.in_share`: a smaller share lies inside a larger one), for a learning curve.
+
 ``--size S`` cuts crops S pixels square (`vision.crops.die_crop`) for a network that reads them
 at that size; `train_dice_cnn.py` takes the size from the crops.
 
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
            [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--size 32]
-           [--centred 0.2] [--doubt] [--seed 5]
+           [--centred 0.2] [--doubt] [--originals 1] [--seed 5]
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ import numpy as np
 
 from benchmarks.vision_accuracy import labelled_folders, labelled_photos, scene_of
 from training.make_crops import UNREADABLE, Sink, _turned
-from training.split import is_training
+from training.split import in_share, is_training
 from vision.crops import CROP_SIZE, Pyramid, die_crop, pyramid_of
 from vision.detect import Proposal, detect_scales
 from vision.evaluation import rendered_labels, resized
@@ -246,8 +249,16 @@ def main() -> int:
         default=CENTRED,
         help=f"die widths from a die's centre within which a crop is of its class ({CENTRED})",
     )
+    parser.add_argument(
+        "--originals",
+        type=float,
+        default=1.0,
+        help="the share of the training photos' originals cut (1: all)",
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
+    if not 0 < args.originals <= 1:
+        parser.error(f"--originals {args.originals}: a share above 0, at most 1")
     if not 16 <= args.size <= 128 or args.size % 8:
         parser.error(f"--size {args.size}: a multiple of 8 from 16 to 128")
     cv2.setNumThreads(1)
@@ -258,7 +269,10 @@ def main() -> int:
     for folder in [] if args.no_photos else labelled_folders():
         photos = 0
         for image, photo, labels in labelled_photos(folder):
-            if is_training(f"{folder.name}/{image}") == args.held_out:
+            name = f"{folder.name}/{image}"
+            if is_training(name) == args.held_out:
+                continue
+            if not args.held_out and not in_share(name, args.originals):
                 continue
             source = scene_number(scene_of(folder.name, image))
             for scale in scales:

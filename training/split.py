@@ -26,3 +26,12 @@ def is_training(name: str) -> bool:
     a fixed hash of the original photo's name (`original_photo`), so the split never changes
     between runs or machines and augmented copies of one photo are never on both sides."""
     return zlib.crc32(original_photo(name).encode("utf-8")) % 5 < 3
+
+
+def in_share(name: str, share: float) -> bool:
+    """Whether the photo ``name`` is among a ``share`` (0-1) of the photos, drawn by a fixed hash
+    of its original photo (`original_photo`) independent of `is_training`'s: a smaller share's
+    photos are all in every larger one's, for training on part of the training photos (a
+    learning curve) with every copy of one original on the same side."""
+    digest = zlib.crc32(f"share:{original_photo(name)}".encode())
+    return digest / 2**32 < share

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zlib
 
-from training.split import is_training, original_photo
+from training.split import in_share, is_training, original_photo
 
 COPIES = [
     f"rune55-trainval/images/{part}/{name}_jpg.rf.{digest}.jpg"
@@ -38,3 +38,20 @@ def test_photos_that_are_not_copies_keep_the_split_of_their_file_name() -> None:
     assert [is_training(n) for n in names] == [zlib.crc32(n.encode()) % 5 < 3 for n in names]
     share = sum(map(is_training, names)) / len(names)
     assert 0.5 < share < 0.7
+
+
+def test_a_smaller_share_of_the_photos_lies_inside_a_larger_one() -> None:
+    names = [f"matteop65-wood/images/frame_{i:04d}.jpg" for i in range(600)] + COPIES
+    third = {n for n in names if in_share(n, 1 / 3)}
+    two_thirds = {n for n in names if in_share(n, 2 / 3)}
+    assert third < two_thirds < set(names)
+    assert {n for n in names if in_share(n, 1.0)} == set(names)
+    assert not any(in_share(n, 0.0) for n in names)
+    assert 0.25 < len(third) / len(names) < 0.42
+    # The share is drawn apart from the training split: a third of the training photos too.
+    training = [n for n in names if is_training(n)]
+    assert 0.25 < sum(n in third for n in training) / len(training) < 0.42
+    sides: dict[str, set[bool]] = {}
+    for name in COPIES:
+        sides.setdefault(original_photo(name), set()).add(in_share(name, 0.5))
+    assert all(len(side) == 1 for side in sides.values())
