@@ -259,6 +259,8 @@ def main() -> int:
     args = parser.parse_args()
     if not 0 < args.originals <= 1:
         parser.error(f"--originals {args.originals}: a share above 0, at most 1")
+    if args.held_out and args.originals < 1:
+        parser.error("--originals: a share of the training photos, not with --held-out")
     if not 16 <= args.size <= 128 or args.size % 8:
         parser.error(f"--size {args.size}: a multiple of 8 from 16 to 128")
     cv2.setNumThreads(1)
@@ -272,7 +274,7 @@ def main() -> int:
             name = f"{folder.name}/{image}"
             if is_training(name) == args.held_out:
                 continue
-            if not args.held_out and not in_share(name, args.originals):
+            if not in_share(name, args.originals):
                 continue
             source = scene_number(scene_of(folder.name, image))
             for scale in scales:
