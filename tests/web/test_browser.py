@@ -341,11 +341,15 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     assert len(points) == 2  # a curve per player, Ann's up to 1150
     assert len(points[0].split()) == 2
 
-    # A correction begun and cancelled sends nothing.
+    # Opening a correction changes no die, and Confirm waits for a change; one begun and
+    # cancelled sends nothing.
     bobs = ["2", "3", "4", "6", "6", "5"]
     _until("Bob's throw", lambda: _dice(driver) == bobs, table)
     _by_id(driver, "correct").click()
-    assert _dice(driver) != bobs and _by_id(driver, "correcting").is_displayed()
+    assert _dice(driver) == bobs and _by_id(driver, "correcting").is_displayed()
+    assert not _by_id(driver, "correct-ok").is_enabled()
+    driver.find_elements("css selector", "#dice .die-button")[0].click()
+    assert _dice(driver) == ["3", *bobs[1:]] and _by_id(driver, "correct-ok").is_enabled()
     _by_id(driver, "correct-cancel").click()
     assert _dice(driver) == bobs
 

@@ -242,7 +242,7 @@ function renderDice(state) {
   }
   dice.classList.toggle("bust", state.phase === "bust");
   $("correcting").hidden = !correcting;
-  $("correct-ok").disabled = correcting && board.draft.includes(null);
+  $("correct-ok").disabled = correcting && (board.draft.includes(null) || !draftChanged(state));
   $("correct-guess").hidden = !correcting
     || !board.draft.some((v, i) => v === null && guessOf(state, i) !== null);
   $("tray-label").textContent = correcting ? "correct the dice as they lie"
@@ -256,13 +256,31 @@ function canCorrect(state) {
     && !["rolling", "correcting", "menu"].includes(state.phase);
 }
 
-function stepDie(index) {
+// The dice as the table holds them, as a draft: numbers, "x" (not a die) or null (not read).
+function asRead(state) {
+  return state.dice.map((v, i) => (state.struck.includes(i) ? "x" : v));
+}
+
+// Open the correction with every die as read: opening it changes nothing.
+function openCorrection() {
   const state = board.state;
-  if (!state || !token() || !canCorrect(state)) return;
+  if (!state || !token() || !canCorrect(state)) return false;
   if (board.draft === null) {
-    board.draft = state.dice.map((v, i) => (state.struck.includes(i) ? "x" : v));
+    board.draft = asRead(state);
     board.draftFrom = diceKey(state);
   }
+  return true;
+}
+
+// Whether the draft differs from the dice as read (Confirm sends only a change).
+function draftChanged(state) {
+  const read = asRead(state);
+  return board.draft !== null && board.draft.some((v, i) => v !== read[i]);
+}
+
+function stepDie(index) {
+  const state = board.state;
+  if (!openCorrection()) return;
   const faces = state.faces || 6;
   const value = board.draft[index];
   // A die not read first takes the reader's likeliest value, as ROLL does at the table.
@@ -459,7 +477,9 @@ function startBoard() {
   $("roll").addEventListener("click", () => api(
     board.state && board.state.winner !== null ? "/api/new-game" : "/api/roll", {}));
   $("bank").addEventListener("click", () => api("/api/bank", {}));
-  $("correct").addEventListener("click", () => stepDie(0));
+  $("correct").addEventListener("click", () => {
+    if (openCorrection()) redraw();
+  });
   $("correct-cancel").addEventListener("click", () => {
     board.draft = null;
     redraw();
