@@ -36,6 +36,8 @@ from torch import nn
 
 from training.lite_net import LiteDiceNet, load_pretrained, pretrained_weights
 from training.make_proposal_crops import SCENES
+from training.onnx_features import with_features
+from vision.classify import SCORES
 from vision.crops import CROP_SIZE, to_blob
 from vision.network import read_onnx
 
@@ -208,7 +210,7 @@ def teacher_scores(path: Path, crops: np.ndarray, threads: int) -> torch.Tensor:
     scores = np.zeros((len(crops), CLASSES), np.float32)
     for i in range(0, len(crops), 512):
         net.setInput(to_blob(list(crops[i : i + 512])))
-        scores[i : i + 512] = net.forward().reshape(-1, CLASSES + 2)[:, :CLASSES]
+        scores[i : i + 512] = net.forward(SCORES).reshape(-1, CLASSES + 2)[:, :CLASSES]
     return torch.from_numpy(scores)
 
 
@@ -340,9 +342,9 @@ def resampled(weight: torch.Tensor, shape: torch.Size, channels: int) -> torch.T
 
 
 def export(model: DiceNet | LiteDiceNet, out: Path) -> None:
-    """Write the network as ONNX (one input "crops" N×3×S×S, one output "scores" N×10); a
-    `LiteDiceNet` also as its PyTorch weights beside it (``.pt``, what ``--start`` trains
-    further)."""
+    """Write the network as ONNX (one input "crops" N×3×S×S; outputs "scores" N×10 and
+    "features", what its last layer takes: `training.onnx_features`); a `LiteDiceNet` also as
+    its PyTorch weights beside it (``.pt``, what ``--start`` trains further)."""
     model.eval()
     dummy = torch.zeros(1, 3, model.size, model.size)
     torch.onnx.export(
@@ -355,6 +357,7 @@ def export(model: DiceNet | LiteDiceNet, out: Path) -> None:
         opset_version=13,
         dynamo=False,
     )
+    onnx.save(with_features(onnx.load(str(out))), str(out))
     print(f"-> {out} ({out.stat().st_size} bytes)", flush=True)
     if isinstance(model, LiteDiceNet):
         torch.save(model.state_dict(), out.with_suffix(".pt"))

@@ -37,6 +37,10 @@ CLASSES = 8
 NO_DIE = 0
 UNREADABLE = 7
 MODEL = "dice_cnn.onnx"
+SCORES = "scores"
+"""The network's output of class scores and die-centre offsets, N × (CLASSES + 2)."""
+FEATURES = "features"
+"""The network's output of what its last layer takes (`training/onnx_features.py`)."""
 REMEMBERED = 256
 """Verdicts kept by the crop they were given on, the latest used last (`classify`)."""
 
@@ -174,17 +178,14 @@ def _scores(
     net = net if net is not None else _network()
     net.setInput(to_blob(crops))
     if layer is None:
-        return np.asarray(net.forward(), dtype=np.float64).reshape(len(crops), CLASSES + 2)
-    found = net.forward(_feature_layer(net)).reshape(len(crops), -1).astype(np.float64)
+        return np.asarray(net.forward(SCORES), dtype=np.float64).reshape(len(crops), CLASSES + 2)
+    scores, found = _outputs(net, len(crops))
     if found.shape[1] != layer.weights.shape[1]:
         raise InvalidLastLayer(
             f"the last layer takes {layer.weights.shape[1]} features; the network gives "
             f"{found.shape[1]}"
         )
-    weights, bias = _head(net)
-    scores = np.empty((len(crops), CLASSES + 2))
     scores[:, :CLASSES] = found @ np.asarray(layer.weights, np.float64).T + layer.bias
-    scores[:, CLASSES:] = found @ weights[CLASSES:].T.astype(np.float64) + bias[CLASSES:]
     return scores
 
 
@@ -195,7 +196,7 @@ def features(crops: Sequence[Frame], net: cv2.dnn.Net | None = None) -> npt.NDAr
     if not crops:
         return np.zeros((0, feature_count(net)), np.float32)
     net.setInput(to_blob(crops))
-    return np.asarray(net.forward(_feature_layer(net)), np.float32).reshape(len(crops), -1)
+    return _outputs(net, len(crops))[1].astype(np.float32)
 
 
 def feature_count(net: cv2.dnn.Net | None = None) -> int:
@@ -210,23 +211,35 @@ def shipped_last_layer(net: cv2.dnn.Net | None = None) -> LastLayer:
     return LastLayer(weights[:CLASSES].copy(), bias[:CLASSES].copy())
 
 
-def _layers_of(net: cv2.dnn.Net, kind: tuple[str, ...]) -> list[str]:
-    return [n for n in net.getLayerNames() if net.getLayer(net.getLayerId(n)).type in kind]
-
-
-@functools.lru_cache(maxsize=8)
-def _feature_layer(net: cv2.dnn.Net) -> str:
-    """The layer of ``net`` whose output the last layer takes (the last ReLU)."""
-    return _layers_of(net, ("ReLU",))[-1]
+def _outputs(
+    net: cv2.dnn.Net, count: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The `SCORES` (N × (CLASSES + 2)) and `FEATURES` (N × features) outputs of ``net`` for
+    its input of ``count`` crops."""
+    if FEATURES not in net.getUnconnectedOutLayersNames():
+        raise InvalidLastLayer(
+            f"the network has no {FEATURES!r} output: add it with training/onnx_features.py"
+        )
+    scores, found = net.forward([SCORES, FEATURES])
+    return (
+        np.asarray(scores, np.float64).reshape(count, CLASSES + 2),
+        np.asarray(found, np.float64).reshape(count, -1),
+    )
 
 
 @functools.lru_cache(maxsize=8)
 def _head(net: cv2.dnn.Net) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """The last layer of ``net``: weights ((CLASSES + 2) × features) and biases."""
-    blobs = net.getLayer(net.getLayerId(_layers_of(net, ("Gemm", "InnerProduct"))[-1])).blobs
-    weights = np.asarray(blobs[0], np.float32)
-    bias = np.asarray(blobs[1], np.float32).reshape(-1)
-    return weights, bias
+    """The last layer of ``net``: weights ((CLASSES + 2) × features) and biases, found as the
+    one fully connected layer with CLASSES + 2 outputs (whatever an engine fused into it)."""
+    found = []
+    for name in net.getLayerNames():
+        blobs = net.getLayer(net.getLayerId(name)).blobs
+        if len(blobs) == 2 and blobs[0].ndim == 2 and blobs[0].shape[0] == CLASSES + 2:
+            found.append(blobs)
+    if len(found) != 1:
+        raise InvalidLastLayer(f"the network has {len(found)} layers of {CLASSES + 2} outputs")
+    weights, bias = found[0]
+    return np.asarray(weights, np.float32), np.asarray(bias, np.float32).reshape(-1)
 
 
 def _verdict(row: npt.NDArray[np.float64]) -> Verdict:

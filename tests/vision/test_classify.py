@@ -80,8 +80,11 @@ class _CountingNetwork:
         self.crops += len(blob)
         self.net.setInput(blob)
 
-    def forward(self) -> np.ndarray:
-        return np.asarray(self.net.forward())
+    def forward(self, *names: object) -> object:
+        return self.net.forward(*names)
+
+    def getUnconnectedOutLayersNames(self) -> object:  # named as cv2.dnn.Net names it
+        return self.net.getUnconnectedOutLayersNames()
 
 
 def test_a_crop_seen_again_gets_the_verdict_it_got_without_the_network(

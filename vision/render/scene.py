@@ -6,6 +6,7 @@ Part of the synthetic tray renderer (``vision.render``). All randomness comes fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import cv2
@@ -43,7 +44,9 @@ def background(
     img: FloatImage = np.asarray(cv2.cvtColor(shade, cv2.COLOR_GRAY2BGR), np.float32)
     scalar = (float(color[0]), float(color[1]), float(color[2]), 0.0)
     # A per-channel scalar (OpenCV's Scalar): several times faster than numpy broadcasting here.
-    cv2.multiply(img, scalar, dst=img)  # type: ignore[call-overload]
+    # OpenCV's stubs accept a tuple as a Scalar in some releases only.
+    multiply: Callable[..., object] = cv2.multiply
+    multiply(img, scalar, dst=img)
     rims = _tray_rim(img, w, h, rng) if kind == "light" else []
     out: Frame = np.asarray(cv2.convertScaleAbs(img), np.uint8)
     return out, rims
