@@ -11,7 +11,9 @@ replacement: text that no longer occurs (the code was refactored) is reported as
 as survived. Each mutant's tests run with this Python (``PYTHONPATH`` pointing at the copy); they
 first run on the unchanged copy, so a test that already fails is reported as ``baseline fails``
 rather than as a catch. The table says, for each mutant, whether the tests caught it and how many
-failed (a bug caught by a single test is one refactor away from going unnoticed).
+failed (a bug caught by a single test is one refactor away from going unnoticed); a second table
+says, for each test file run, how many of the planted bugs it caught (failed on) of those it was
+run against.
 
 Exit status: 0 when every mutant was caught, 1 otherwise, 2 for bad arguments.
 """
@@ -48,6 +50,9 @@ STORE = ("tests/device/test_store.py", "tests/device/test_store_settings.py")
 CONFIG = ("tests/device/test_config.py", "tests/device/test_config_unknown_keys.py")
 TABLE = ("tests/device/test_table.py", "tests/device/test_dice_count.py")
 BUTTONS = ("tests/hardware/test_gpio_buttons.py", "tests/hardware/test_gpio_debounce.py")
+ENTRY_BUSTS = ("tests/engine/test_entry_busts.py", *ENTRY)
+WEB_TOKENS = ("tests/device/web/test_tokens.py", "tests/device/web/test_limits.py")
+COMPUTER_TURN = ("tests/device/test_computer_turn_buttons.py", "tests/device/test_table.py")
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +246,62 @@ MUTANTS = (
         "an edge exactly one debounce window later is dropped",
     ),
     Mutant(
+        "entry-bust-enters",
+        "engine/players.py",
+        "return any(record.outcome is TurnOutcome.BANKED for record in self.history)",
+        "return any(record.outcome is not TurnOutcome.SKIPPED for record in self.history)",
+        ENTRY_BUSTS,
+        "a bust before the first bank counts as having entered",
+    ),
+    Mutant(
+        "entry-bust-leaves",
+        "engine/players.py",
+        "return any(record.outcome is TurnOutcome.BANKED for record in self.history)",
+        "return bool(self.history) and self.history[-1].outcome is TurnOutcome.BANKED",
+        ENTRY_BUSTS,
+        "a bust after the first bank takes the entry back",
+    ),
+    Mutant(
+        "web-token-two-endpoints",
+        "device/web/server.py",
+        "    if not _is_paired(request):\n        return _error(401",
+        '    if not _is_paired(request) and kind in ("bank", "keep"):\n        return _error(401',
+        WEB_TOKENS,
+        "control requests other than bank and keep are let through without a token",
+    ),
+    Mutant(
+        "web-token-expiry-ignored",
+        "device/web/auth.py",
+        "        if expires <= self._clock():",
+        "        if expires < 0:",
+        WEB_TOKENS,
+        "an expired token is still accepted",
+    ),
+    Mutant(
+        "computer-turn-decide-buttons",
+        "device/controller.py",
+        "        if self.session.is_computer(player.name):\n"
+        '            self._say(f"it is {player.name}\'s turn (computer): please wait")\n'
+        "            return\n        phase = state.phase",
+        "        if self.session.is_computer(player.name) and state.phase is not Phase.DECIDE:\n"
+        '            self._say(f"it is {player.name}\'s turn (computer): please wait")\n'
+        "            return\n        phase = state.phase",
+        COMPUTER_TURN,
+        "a person's STOP banks for a computer deciding whether to throw on",
+    ),
+    Mutant(
+        "computer-turn-pass-buttons",
+        "device/controller.py",
+        "        if self.session.is_computer(player.name):\n"
+        '            self._say(f"it is {player.name}\'s turn (computer): please wait")\n'
+        "            return\n        phase = state.phase",
+        "        if self.session.is_computer(player.name) and state.phase is not Phase.PASS:\n"
+        '            self._say(f"it is {player.name}\'s turn (computer): please wait")\n'
+        "            return\n        phase = state.phase",
+        COMPUTER_TURN,
+        "a person's ROLL or STOP answers the pass offered to a computer",
+    ),
+    Mutant(
         "loop-ignores-stop",
         "device/loop.py",
         "if stop is not None and stop(controller):",
@@ -261,6 +322,8 @@ class Outcome:
     failed: int = 0
     seconds: float = 0.0
     detail: str = ""
+    files: tuple[str, ...] = ()
+    """The test files with a failing test (or a collection error)."""
 
 
 def source_text(mutant: Mutant, root: Path) -> str | None:
@@ -334,8 +397,11 @@ def check_imports(root: Path) -> str:
     return f"imported from outside the copy: {outside}" if outside else ""
 
 
-def run_tests(root: Path, tests: Sequence[str], timeout: float) -> tuple[int, int, str]:
-    """Run ``tests`` in the copy at ``root``: pytest's exit status, failing tests, last line."""
+def run_tests(
+    root: Path, tests: Sequence[str], timeout: float
+) -> tuple[int, int, str, tuple[str, ...]]:
+    """Run ``tests`` in the copy at ``root``: pytest's exit status, failing tests, last line and
+    the test files that failed."""
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider", *tests]
     try:
         done = subprocess.run(
@@ -348,11 +414,12 @@ def run_tests(root: Path, tests: Sequence[str], timeout: float) -> tuple[int, in
             check=False,
         )
     except subprocess.TimeoutExpired:
-        return -1, 0, f"no result in {timeout:.0f} s"
+        return -1, 0, f"no result in {timeout:.0f} s", ()
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     failures = [line for line in lines if re.match(r"(FAILED|ERROR) ", line)]
     last = (failures or lines or [done.stderr.strip()[-200:]])[0 if failures else -1]
-    return done.returncode, len(failures), last
+    files = sorted({line.split()[1].split("::")[0].split(" ")[0] for line in failures})
+    return done.returncode, len(failures), last, tuple(files)
 
 
 def run_mutant(mutant: Mutant, base: Path, work: Path, timeout: float, baseline: str) -> Outcome:
@@ -366,12 +433,12 @@ def run_mutant(mutant: Mutant, base: Path, work: Path, timeout: float, baseline:
         if baseline:
             return Outcome(mutant, "baseline fails", detail=baseline)
         began = time.perf_counter()
-        code, failed, last = run_tests(work, mutant.tests, timeout)
+        code, failed, last, files = run_tests(work, mutant.tests, timeout)
         seconds = time.perf_counter() - began
         if code == 0:
             return Outcome(mutant, "survived", 0, seconds, last)
         if code in (1, 2, -1):  # tests failed, collection failed (the bug broke an import), hung
-            return Outcome(mutant, "caught", max(failed, 1), seconds, last)
+            return Outcome(mutant, "caught", max(failed, 1), seconds, last, files)
         return Outcome(mutant, "error", failed, seconds, f"pytest exit status {code}: {last}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -384,7 +451,7 @@ def _baselines(
     sets = sorted({m.tests for m in mutants})
 
     def one(tests: tuple[str, ...]) -> str:
-        code, _, last = run_tests(base, tests, timeout)
+        code, _, last, _ = run_tests(base, tests, timeout)
         return "" if code == 0 else f"unchanged copy: {last}"
 
     with ThreadPoolExecutor(jobs) as pool:
@@ -430,7 +497,28 @@ def report(outcomes: Sequence[Outcome], source: str) -> int:
     for o in outcomes:
         if o.status != "caught":
             print(f"{o.mutant.name}: {o.status}: {o.mutant.bug}; {o.detail}")
+    print()
+    print(_table(by_test_file(outcomes)))
     return 0 if len(caught) == len(outcomes) else 1
+
+
+def by_test_file(outcomes: Sequence[Outcome]) -> list[list[str]]:
+    """Rows of the second table: each test file run, how many planted bugs it caught of those it
+    ran against, and which. A file named by a mutant as a node id counts as that file."""
+    ran: dict[str, int] = {}
+    caught: dict[str, list[str]] = {}
+    for o in outcomes:
+        if o.status not in ("caught", "survived"):
+            continue
+        for test in dict.fromkeys(t.split("::")[0] for t in o.mutant.tests):
+            ran[test] = ran.get(test, 0) + 1
+            if test in o.files:
+                caught.setdefault(test, []).append(o.mutant.name)
+    rows = [["test file", "caught", "bugs caught"]]
+    for test in sorted(ran, key=lambda name: (-len(caught.get(name, [])), name)):
+        names = caught.get(test, [])
+        rows.append([test, f"{len(names)} of {ran[test]}", ", ".join(names) or "-"])
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -98,3 +98,25 @@ def test_an_unknown_mutant_name_exits_2() -> None:
     done = _launch("--only", "no-such-bug")
     assert done.returncode == 2
     assert "'no-such-bug'" in done.stdout and "store-synchronous-off" in done.stdout
+
+
+def test_each_test_file_is_credited_with_the_bugs_it_caught() -> None:
+    module = _module()
+
+    def outcome(name: str, status: str, tests: tuple[str, ...], files: tuple[str, ...]) -> object:
+        mutant = module.Mutant(name, "engine/rules.py", "a", "b", tests, "a bug")
+        return module.Outcome(mutant, status, len(files), 1.0, "", files)
+
+    rows = module.by_test_file(
+        [
+            outcome("one", "caught", ("tests/a.py", "tests/b.py::test_x"), ("tests/a.py",)),
+            outcome("two", "caught", ("tests/b.py",), ("tests/b.py",)),
+            outcome("three", "survived", ("tests/a.py",), ()),
+            outcome("four", "missing", ("tests/c.py",), ()),
+        ]
+    )
+    assert rows == [
+        ["test file", "caught", "bugs caught"],
+        ["tests/a.py", "1 of 2", "one"],
+        ["tests/b.py", "1 of 2", "two"],
+    ]
