@@ -232,7 +232,7 @@ sed 's/^/  /' "$out/picamera2.out" | tail -3
 ! grep -q Traceback "$out/picamera2.out" || fail "dicekeeper run with picamera2 missing printed a traceback"
 
 # 7. Photos read on arm64 and on this machine: the same dice, die by die. The reference is the
-# same install on x86-64 (Python 3.11, numpy 1.24.2 as apt's, the OpenCV the constraints allow),
+# same install on x86-64 (Python 3.11, numpy 1.24.2 as apt's, Bookworm's lock),
 # so that only the architecture differs.
 if [ -z "$x86" ]; then
     step "x86-64 reference install"
@@ -240,7 +240,8 @@ if [ -z "$x86" ]; then
     [ -x "$host_python" ] || host_python=python3
     [ -x "$cache/x86-bookworm/bin/python" ] || "$host_python" -m venv "$cache/x86-bookworm"
     "$cache/x86-bookworm/bin/python" -m pip install -q --disable-pip-version-check \
-        -c "$rootfs/src/systemd/constraints-bookworm.txt" numpy==1.24.2 "$rootfs/src" \
+        -c "$rootfs/src/requirements/bookworm.txt" -c "$rootfs/src/systemd/constraints-bookworm.txt" \
+        numpy==1.24.2 "$rootfs/src" \
         >"$out/x86-install.log" 2>&1 || { tail -20 "$out/x86-install.log"; fail "x86 install failed"; }
     x86="$cache/x86-bookworm/bin/dicekeeper"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite against the oldest supported dependencies (ci/constraints-oldest.txt), in a venv
-# of its own (.venv-oldest, kept between runs): once with OpenCV 4.8, once with OpenCV 4.11 (all
-# but the engine's tests, which use no OpenCV).
+# of its own (.venv-oldest, kept between runs), with OpenCV 4.8; then the reader's tests
+# (ci/test-opencv.sh) with OpenCV 4.11, the newest that Bookworm's numpy 1.24 allows.
 #   ci/test-oldest.sh [PYTEST ARGS...]      (PYTHON=python3.11 to choose the interpreter)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,17 +19,12 @@ if [ ! -e "$stamp" ]; then
     touch "$stamp"
 fi
 
-# One run per OpenCV; each starts by putting its OpenCV in place (pip keeps numpy 1.24). The
-# engine (standard library only) is tested once, with the first.
-status=0
-ignore=()
-for opencv in "$(grep -oP '^opencv-python-headless==\K.*' "$constraints")" "$opencv_newer"; do
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        "opencv-python-headless==$opencv"
-    PYGAME_HIDE_SUPPORT_PROMPT=1 "$venv/bin/python" -c 'import cv2, numpy, PIL, pygame
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "opencv-python-headless==$(grep -oP '^opencv-python-headless==\K.*' "$constraints")"
+PYGAME_HIDE_SUPPORT_PROMPT=1 "$venv/bin/python" -c 'import cv2, numpy, PIL, pygame
 print("test-oldest: numpy", numpy.__version__, "OpenCV", cv2.__version__, "Pillow",
       PIL.__version__, "pygame-ce", pygame.version.ver)'
-    "$venv/bin/python" -m pytest -p no:cacheprovider "${ignore[@]}" "$@" || status=1
-    ignore=(--ignore=tests/engine)
-done
+status=0
+"$venv/bin/python" -m pytest -p no:cacheprovider "$@" || status=1
+ci/test-opencv.sh "$venv" "$opencv_newer" || status=1
 exit "$status"

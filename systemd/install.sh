@@ -5,8 +5,9 @@
 # It installs the apt packages the Pi needs, creates the `dicekeeper` user in the device groups,
 # copies this checkout to /opt/dicekeeper, creates /opt/dicekeeper/.venv with
 # --system-site-packages (so apt's python3-picamera2 is importable), installs dicekeeper into it
-# (on Bookworm with systemd/constraints-bookworm.txt, so that apt's numpy 1.24, which picamera2 is
-# built against, stays), copies the example config to /etc/dicekeeper/config.toml unless one
+# at the versions CI tested: requirements/bookworm.txt on Bookworm (with
+# systemd/constraints-bookworm.txt on top, so that apt's numpy 1.24, which picamera2 is built
+# against, stays), requirements/lock.txt elsewhere (Trixie), copies the example config to /etc/dicekeeper/config.toml unless one
 # exists, enables and starts dicekeeper.service, and solves the optimal player's tables in the
 # background (the transient unit dicekeeper-solve).
 #
@@ -64,11 +65,13 @@ case "$arch" in
 esac
 [ "$(getconf LONG_BIT)" = 64 ] || fail "this is a 32-bit system: dicekeeper needs 64-bit Raspberry Pi OS (arm64)"
 
-# Bookworm gets the constraints that keep apt's numpy; Trixie's apt numpy is 2.x and needs none.
+# The lock of exact versions; Bookworm's keeps apt's numpy (Trixie's apt numpy is 2.x).
 codename="$( (. /etc/os-release && echo "${VERSION_CODENAME:-}") 2>/dev/null || true)"
-constraints=()
+constraints=(--constraint "$SOURCE/requirements/lock.txt")
 case "$codename" in
-    bookworm) constraints=(--constraint "$SOURCE/systemd/constraints-bookworm.txt") ;;
+    bookworm)
+        constraints=(--constraint "$SOURCE/requirements/bookworm.txt"
+            --constraint "$SOURCE/systemd/constraints-bookworm.txt") ;;
     trixie) ;;
     bullseye | buster | stretch)
         fail "Raspberry Pi OS $codename is too old (dicekeeper needs Python 3.11: Bookworm or later)" ;;
@@ -137,7 +140,11 @@ fi
 if [ "$codename" = bookworm ] && compgen -G "$venv/lib/python3*/site-packages/numpy" >/dev/null; then
     "$venv/bin/python" -m pip uninstall --quiet --yes numpy
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" "$PREFIX"
+# The lock's pip and setuptools first; they build dicekeeper (no isolated build with the newest).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" \
+    pip setuptools
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${constraints[@]}" \
+    --no-build-isolation "$PREFIX"
 # The camera as the service will see it: a one-line answer, not a failure of the install.
 "$venv/bin/python" - <<'PY' || true
 try:
