@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from device.computer import display_name
 from engine.errors import DicekeeperError
 from engine.tomltable import Table
 
@@ -282,15 +283,30 @@ def _game(t: Table) -> GameConfig:
     players = t.strings("players", d.players)
     if not players:
         raise ConfigError("game.players = []: at least one player must be seated")
-    if len(set(players)) != len(players):
-        raise ConfigError(f"game.players = {list(players)!r}: names must be different")
+    seated: dict[str, str] = {}
     for seat in players:
         if seat.startswith(COMPUTER_PREFIX) and not seat[len(COMPUTER_PREFIX) :].strip():
             raise ConfigError(f"game.players: {seat!r} names no strategy (e.g. 'cpu:expert')")
         _check_name(seat, "game.players")
+        name = seat_name(seat)
+        other = seated.setdefault(name.casefold(), seat)
+        if other != seat or players.count(seat) > 1:
+            plays = "" if name == seat else f" (it plays as {name!r})"
+            clash = "is seated twice" if other == seat else f"has the name of {other!r}"
+            raise ConfigError(
+                f"game.players = {list(players)!r}: {seat!r}{plays} {clash}; "
+                "names must be different, whatever their case"
+            )
     target = t.integer("target", d.target, low=0, high=1_000_000)
     t.finish()
     return GameConfig(rules=rules.strip(), players=players, target=target)
+
+
+def seat_name(seat: str) -> str:
+    """The player's name a seat of ``game.players`` gives: the name, or a computer's shown name."""
+    if seat.startswith(COMPUTER_PREFIX):
+        return display_name(seat[len(COMPUTER_PREFIX) :].strip())
+    return seat
 
 
 def _players(t: Table) -> PlayersConfig:

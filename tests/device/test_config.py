@@ -111,6 +111,15 @@ def test_the_example_config_is_valid() -> None:
         ({"display": {"kind": "oled"}}, ["[[display]]"]),
         ({"game": {"players": []}}, ["game.players", "at least one"]),
         ({"game": {"players": ["Ann", "Ann"]}}, ["game.players", "different"]),
+        ({"game": {"players": ["Ann", "ann"]}}, ["game.players", "'ann'", "'Ann'", "case"]),
+        (
+            {"game": {"players": ["Expert", "cpu:expert"]}},
+            ["game.players", "'cpu:expert'", "plays as 'Expert'", "'Expert'"],
+        ),
+        (
+            {"game": {"players": ["cpu:greedy:0.3", "greedy 0.3"]}},
+            ["game.players", "'greedy 0.3'", "'cpu:greedy:0.3'"],
+        ),
         ({"game": {"players": ["cpu:"]}}, ["'cpu:'", "strategy"]),
         ({"players": {"computer_throws": "robot"}}, ["players.computer_throws", "'robot'"]),
         ({"gmae": {}}, ["'gmae'", "did you mean 'game'"]),
