@@ -77,14 +77,16 @@ class Session:
     def resume(cls, store: GameStore) -> Session | None:
         """The unfinished game in ``store`` replayed to where it stopped, or None if there is none.
 
-        A game whose records no longer replay is moved aside with the whole database (never
-        overwritten) and None is returned; ``store.notice`` then says so.
+        A game whose records no longer replay is set aside alone (`GameStore.quarantine`: kept,
+        never resumed, the finished games untouched) and None is returned; ``store.notice`` then
+        says so.
         """
         stored = store.unfinished()
         if stored is None:
             return None
         if stored.is_damaged:
-            store.set_aside(f"the saved game {stored.id} could not be resumed ({stored.damage})")
+            reason = f"the saved game {stored.id} could not be resumed ({stored.damage})"
+            store.quarantine(stored.id, reason)
             return None
         try:
             target = int(str(stored.start.get("target", 0)))
@@ -97,8 +99,8 @@ class Session:
             state = GameState.new(rules)
             for text in stored.events:
                 state = apply(state, event_from_json(json.loads(text)))
-        except (DicekeeperError, KeyError, ValueError, TypeError) as exc:
-            store.set_aside(f"the saved game {stored.id} could not be resumed ({exc})")
+        except (DicekeeperError, KeyError, ValueError, TypeError, RecursionError) as exc:
+            store.quarantine(stored.id, f"the saved game {stored.id} could not be resumed ({exc})")
             return None
         return cls(store, stored.id, state, computers)
 

@@ -9,15 +9,21 @@ is created, with a notice saying where the old one went; it is never overwritten
 is only locked by another process or not writable is never moved aside: `StoreError` says so. A
 full disk raises `StoreFull` and writes nothing. A commit that fails (e.g. the disk's sync) is
 undone by a second transaction, so what was reported "not recorded" is not there after a restart.
-A stored game whose records cannot be decoded reads as a `StoredGame` with ``damage`` set.
+A stored game whose records cannot be decoded (or whose events are not numbered 0, 1, 2, ...)
+reads as a `StoredGame` with ``damage`` set; `GameStore.quarantine` then sets that one game aside
+and keeps every other. `StateLock` makes a state directory one process's: the second
+`dicekeeper run` on it is refused with the first one's process id.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +35,10 @@ from engine.errors import DicekeeperError
 
 __all__ = [
     "DATABASE_NAME",
+    "LOCK_NAME",
     "GameStore",
+    "StateInUse",
+    "StateLock",
     "StoreError",
     "StoreFull",
     "StoredGame",
@@ -38,6 +47,8 @@ __all__ = [
 ]
 
 DATABASE_NAME = "dicekeeper.sqlite3"
+LOCK_NAME = "dicekeeper.lock"
+"""The lock file in the state directory, holding the process id of the dicekeeper using it."""
 SCHEMA_VERSION = 1
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -70,6 +81,10 @@ class StoreError(DicekeeperError, OSError):
 
 class StoreFull(StoreError):
     """The disk holding the store is full: the event was not written (and must not be applied)."""
+
+
+class StateInUse(StoreError):
+    """Another process holds the state directory's lock (another `dicekeeper run`)."""
 
 
 class _Damaged(sqlite3.DatabaseError):
@@ -134,6 +149,67 @@ def write_atomically(path: Path, data: bytes | Callable[[BinaryIO], object]) -> 
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+class StateLock:
+    """The state directory's lock: an exclusive `fcntl.flock` on `LOCK_NAME`, which holds the
+    holder's process id. The kernel lets it go when the process ends, however it ends.
+
+    Use as a context manager or call `acquire` and `close`; `acquire` raises `StateInUse` naming
+    the holder when another process has it, `StoreError` when the file cannot be used.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.path = directory / LOCK_NAME
+        self._fd: int | None = None
+
+    def acquire(self) -> StateLock:
+        """Take the lock (idempotent), creating the directory and the file if needed."""
+        if self._fd is not None:
+            return self
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o640)
+        except OSError as exc:
+            raise StoreError(f"cannot open the lock file {str(self.path)!r}: {exc}") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise StoreError(f"the lock file {str(self.path)!r} is not a regular file")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise StoreError(f"cannot lock {str(self.path)!r}: {exc}") from None
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                who = f"pid {holder}" if holder.isdigit() else "a process"
+                raise StateInUse(
+                    f"the state directory {str(self.path.parent)!r} is in use by another "
+                    f"dicekeeper ({who}): stop it first (systemctl stop dicekeeper)"
+                ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        return self
+
+    def close(self) -> None:
+        """Let the lock go (idempotent); the file stays, the next holder overwrites it."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> StateLock:
+        return self.acquire()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
 
 
 class GameStore:
@@ -382,6 +458,25 @@ class GameStore:
         """Mark an unfinished game abandoned (it will not be resumed)."""
         self._write([("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))], [game_id])
 
+    def quarantine(self, game_id: int, reason: str) -> str:
+        """Set aside the one game ``game_id`` whose records no longer replay: it is kept as it is
+        but never resumed, and the other games (the finished ones above all) stay. When even that
+        cannot be written, the whole database is moved aside (`set_aside`).
+
+        Returns the notice to show, which is also kept in ``notice``.
+        """
+        try:
+            self.abandon(game_id)
+        except StoreFull:
+            raise
+        except StoreError:
+            return self.set_aside(reason)
+        self.notice = (
+            f"{reason}; that game was set aside in the store and a new one started "
+            "(the finished games are kept)"
+        )
+        return self.notice
+
     def unfinished(self) -> StoredGame | None:
         """The game to resume: the latest one neither finished nor abandoned, if any.
 
@@ -407,6 +502,9 @@ class GameStore:
             "SELECT seq, CAST(event AS BLOB) FROM events WHERE game = ? ORDER BY seq", (game_id,)
         )
         try:
+            for number, (seq, _) in enumerate(events):
+                if seq != number:
+                    raise _BadRecord(f"its event {number} is numbered {seq!r}")
             return StoredGame(
                 id=game_id,
                 started=_number(started, "its start time"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import signal
 import subprocess
 from contextlib import ExitStack
@@ -13,6 +14,7 @@ from types import FrameType
 from device.config import load_config
 from device.loop import run_loop
 from device.notify import Notifier
+from device.store import StateLock, state_directory
 from device.web.bridge import WebBridge
 from device.wiring import open_table
 
@@ -20,6 +22,21 @@ log = logging.getLogger(__name__)
 
 POWER_OFF = ["systemctl", "poweroff"]
 """Run after the menu's "Shut down" when ``system.shutdown = "poweroff"``."""
+MAX_RATE = 100.0
+"""The most main-loop steps per second ``--rate`` takes (more only spins the CPU)."""
+
+
+def rate(text: str) -> float:
+    """``--rate``: a number of steps per second above 0 and at most `MAX_RATE`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_RATE):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the steps per second must be above 0 and at most {MAX_RATE:g}"
+        )
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,17 +52,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
     parser.add_argument(
-        "--rate", type=float, default=20.0, help="main-loop steps per second (default 20)"
+        "--rate", type=rate, default=20.0, help="main-loop steps per second (default 20)"
     )
     parser.set_defaults(func=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Open the table from the configuration and run it until shut down."""
+    """Open the table from the configuration and run it until shut down (the state directory
+    locked against a second `dicekeeper run` before anything in it is read)."""
     config = load_config(args.config)
     notifier = Notifier()
     bridge = WebBridge() if config.web.enabled else None
     with (
+        StateLock(state_directory(config.state.directory)),
         open_table(config, on_frame=bridge.on_frame if bridge else None) as table,
         ExitStack() as web,
     ):

@@ -141,12 +141,15 @@ def test_history_lists_finished_games(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_a_saved_game_that_no_longer_replays_is_set_aside(tmp_path: Path) -> None:
     with GameStore.in_directory(tmp_path) as store:
+        done = store.start_game({"rules": "greed"}, ['{"type": "player-added", "name": "Ann"}'])
+        store.finish(done, {"rules": "greed", "winners": ["Ann"], "scores": {"Ann": 10_000}})
         session = Session.new(store, rules_for("greed"), [Seat("Ann")])
         store.append(session.game_id, json.dumps({"type": "thrown", "player": "Zed", "dice": [1]}))
     with GameStore.in_directory(tmp_path) as store:
         assert Session.resume(store) is None
-        assert "could not be resumed" in store.notice and "moved to" in store.notice
-    assert any(".corrupt-" in p.name for p in tmp_path.iterdir())
+        assert "could not be resumed" in store.notice and "set aside" in store.notice
+        assert [game.id for game in store.history()] == [done]
+    assert not any(".corrupt-" in p.name for p in tmp_path.iterdir())
 
 
 def test_a_corrupt_store_is_reported_on_the_screen(tmp_path: Path) -> None:

@@ -81,10 +81,25 @@ def test_a_damaged_game_in_progress_is_set_aside_and_a_new_one_starts(
         stored = store.unfinished()
         assert stored is not None and stored.is_damaged and stored.start == {}
         assert Session.resume(store) is None
-        assert "could not be resumed" in store.notice and "moved to" in store.notice
+        assert "could not be resumed" in store.notice and "set aside" in store.notice
         session = Session.new(store, rules_for("greed"), SEATS)
         session.apply(Thrown("Ann", (1, 1, 1, 2, 3)))
-    assert len(_aside(tmp_path)) == 1  # kept, never overwritten
+        assert [game.id for game in store.history()] == [1]  # the finished game stays
+        assert store.game(stored.id).id == stored.id  # the damaged one is kept, not resumed
+        assert store.unfinished() is not None and store.unfinished().id == session.game_id  # type: ignore[union-attr]
+    assert _aside(tmp_path) == []  # the database itself was not moved
+
+
+def test_an_event_numbered_past_the_end_sets_its_game_aside(tmp_path: Path) -> None:
+    _games(tmp_path, finished=2, unfinished=True)
+    _damage(tmp_path, f"UPDATE events SET seq = {2**63 - 1} WHERE game = 3 AND seq = 1")
+    with _store(tmp_path) as store:
+        stored = store.unfinished()
+        assert stored is not None and "numbered" in stored.damage
+        assert Session.resume(store) is None and "could not be resumed" in store.notice
+        session = Session.new(store, rules_for("greed"), SEATS)
+        session.apply(Thrown("Ann", (1, 1, 1, 2, 3)))
+        assert [game.id for game in store.history()] == [2, 1]
 
 
 def test_the_table_resumes_past_a_damaged_game_with_a_message(tmp_path: Path) -> None:
