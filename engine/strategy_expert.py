@@ -48,12 +48,14 @@ def entry_table(rules: Rules) -> TurnTable:
     return table
 
 
-def reach_table(rules: Rules) -> ReachTable:
-    """The (cached) reach table of ``rules``, covering needs up to twice the target."""
+def reach_table(rules: Rules, *, need: int = 0) -> ReachTable:
+    """The (cached) reach table of ``rules``, covering needs up to twice the target, and up to
+    ``need`` units (a leader far past the target): solved again larger when asked for more."""
     table = _REACH.get(rules)
-    if table is None:
+    if table is None or need >= table.size:
         model = turn_table(rules).model
-        table = _REACH[rules] = solve_reach(rules, 2 * rules.target // model.unit + 2)
+        size = max(2 * rules.target // model.unit + 2, 2 * need + 2)
+        table = _REACH[rules] = solve_reach(rules, size)
     return table
 
 
@@ -104,10 +106,9 @@ class Expert(SituationStrategy):
         after = situation.after_keep(keep)
         beat = must_beat(situation)
         if beat is not None:
-            reach = reach_table(situation.rules)
-            need = beat + 1 - situation.my_score - after.turn_total
-            unit = reach.model.unit
-            return reach.at(-(-need // unit), after.dice_left)
+            unit = turn_table(situation.rules).model.unit
+            need = -(-(beat + 1 - situation.my_score - after.turn_total) // unit)
+            return reach_table(situation.rules, need=need).at(need, after.dice_left)
         table = self._table(situation)
         unit = table.model.unit
         if banking_wins(after):
@@ -142,9 +143,9 @@ class Expert(SituationStrategy):
         points, dice = situation.passed
         beat = must_beat(situation)
         if beat is not None:
-            reach = reach_table(situation.rules)
-            unit = reach.model.unit
+            unit = turn_table(situation.rules).model.unit
             need = -(-(beat + 1 - situation.my_score) // unit)
+            reach = reach_table(situation.rules, need=need)
             fresh = reach.fresh(need, entered=situation.has_entered)
             return reach.forced(need - points // unit, dice) > fresh
         table = self._table(situation)
