@@ -1,8 +1,9 @@
-"""`dicekeeper strategy (--turn-ev --rules NAME | --solve [--rules NAME ...]) [--target POINTS]`.
+"""`dicekeeper strategy (--turn-ev | --solve) [--rules NAME ...] [--target POINTS]`.
 
-``--turn-ev`` prints the most expected points of one turn for a player who has already entered,
-with no target in sight, and the turn total at which to bank for each number of dice left
-(``--json``: ``{"rules": NAME, "expected_points": FLOAT, "bank_at": {"1": INT, ...}}``).
+``--turn-ev`` prints, for each rule set named, the most expected points of one turn for a player
+who has already entered, with no target in sight, and the turn total at which to bank for each
+number of dice left (``--json``: one object per line, ``{"rules": NAME, "expected_points": FLOAT,
+"bank_at": {"1": INT, ...}}``).
 ``--solve`` makes sure the optimal two-player table of each rule set (every shipped one without
 ``--rules``; names and rule files alike) is in the cache under the state directory: a table
 already there is loaded and verified, a missing or bad one is solved (`device.solver_fast`,
@@ -43,14 +44,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--rules",
         nargs="+",
         metavar="NAME",
-        help="rule sets (see `dicekeeper rules`) or rules files; --solve without it: every "
-        "shipped rule set",
+        help="rule sets (see `dicekeeper rules`) or rules files, one or more; --turn-ev needs "
+        "it, --solve without it takes every shipped rule set",
     )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument(
         "--turn-ev",
         action="store_true",
-        help="maximum expected points of a turn and when to bank, per number of dice",
+        help="maximum expected points of a turn and when to bank, per number of dice, for "
+        "each rule set named",
     )
     mode.add_argument(
         "--solve",
@@ -65,9 +67,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Print the turn expectation or solve tables."""
     if args.turn_ev:
-        if not args.rules or len(args.rules) != 1:
-            raise StrategyUsage("--turn-ev needs exactly one --rules NAME")
-        return turn_ev(rules_with_target(resolve_rules(args.rules[0]), args.target), args.json)
+        if not args.rules:
+            raise StrategyUsage("--turn-ev needs --rules NAME (one or more)")
+        every = [rules_with_target(resolve_rules(name), args.target) for name in args.rules]
+        for rules in every:
+            turn_ev(rules, args.json)
+        return 0
     names = args.rules or list(rules_names())
     every = [rules_with_target(resolve_rules(name), args.target) for name in names]
     for rules in every:

@@ -122,7 +122,6 @@ def test_solve_text_names_time_and_size(capsys: pytest.CaptureFixture[str]) -> N
     ("argv", "named"),
     [
         (["--solve", "--rules", "yahtzee"], "'yahtzee'"),
-        (["--turn-ev", "--rules", "greed", "farkle"], "--turn-ev"),
         (["--turn-ev"], "--turn-ev"),
         (["--solve", "--rules", "greed", "--target", "0"], "target"),
     ],
