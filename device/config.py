@@ -179,6 +179,15 @@ class WebConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewConfig:
+    """The review of finished games (`engine.review`): the loss of chance of winning (or share
+    of expected points) that makes a decision a ``mistake`` and a ``blunder``."""
+
+    mistake: float = 0.02
+    blunder: float = 0.05
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration of the appliance."""
 
@@ -190,6 +199,7 @@ class Config:
     state: StateConfig = field(default_factory=StateConfig)
     system: SystemConfig = field(default_factory=SystemConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    review: ReviewConfig = field(default_factory=ReviewConfig)
     source: str = "built-in defaults"
     """Where the configuration came from (a path or "built-in defaults"), for messages."""
 
@@ -246,6 +256,7 @@ def parse_config(
     system = SystemConfig(system_table.string("shutdown", "exit", choices=SHUTDOWNS))
     system_table.finish()
     web = _web(root.table("web"))
+    review = _review(root.table("review"))
     root.finish()
     return Config(
         game=game,
@@ -256,6 +267,7 @@ def parse_config(
         state=state,
         system=system,
         web=web,
+        review=review,
         source=source,
     )
 
@@ -517,3 +529,15 @@ def _web(t: Table) -> WebConfig:
         ) from None
     t.finish()
     return WebConfig(enabled=enabled, port=port, bind=bind)
+
+
+def _review(t: Table) -> ReviewConfig:
+    d = ReviewConfig()
+    mistake = t.number("mistake", d.mistake, low=0.001, high=1.0)
+    blunder = t.number("blunder", d.blunder, low=0.001, high=1.0)
+    if blunder < mistake:
+        raise ConfigError(
+            f"review.blunder = {blunder!r}: expected at least review.mistake ({mistake!r})"
+        )
+    t.finish()
+    return ReviewConfig(mistake=mistake, blunder=blunder)

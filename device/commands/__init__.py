@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "run",
     "demo",
     "history",
+    "review",
     "calibrate",
     "photos",
     "adapt",

@@ -1,0 +1,208 @@
+"""Reviews of stored games for the command line, the web and the screens (`engine.review`).
+
+`review_stored(stored, settings)` replays a finished `StoredGame` (its rules from its start
+record, as `device.session.Session.resume` does) and reviews it with the solved table of its
+rules when one is cached (`device.tables.DiskTables`, never solving), else by expected points;
+`ReviewRefused` says in one line why a game cannot be reviewed (no such game, not finished,
+damaged, events that do not replay). `text_lines` is the review as `dicekeeper review` prints
+it, `end_lines` the lines the screens show at the end of a game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from device.session import rules_for
+from device.store import GameStore, StoredGame, StoreError
+from device.tables import DiskTables
+from engine.errors import DicekeeperError
+from engine.events import Event, event_from_json
+from engine.review import BLUNDER, MISTAKE, Decision, PlayerReview, Review, review_game
+from engine.rules import Rules
+from engine.rules_toml import parse_rules
+from engine.solver_optimal import OptimalTable
+
+__all__ = [
+    "ReviewRefused",
+    "ReviewSettings",
+    "end_lines",
+    "find_stored",
+    "percent",
+    "review_stored",
+    "swing_text",
+    "text_lines",
+]
+
+TableSource = Callable[[Rules], OptimalTable | None]
+
+
+class ReviewRefused(DicekeeperError, ValueError):
+    """A game that cannot be reviewed (no such game, unfinished, damaged, not replaying)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSettings:
+    """The thresholds of the review (the config's ``[review]``) and where tables come from."""
+
+    mistake: float = MISTAKE
+    blunder: float = BLUNDER
+    tables: TableSource | None = None
+    """None: the cached tables (`DiskTables` that never solves)."""
+
+
+def find_stored(store: GameStore, game_id: int | None) -> StoredGame:
+    """Game ``game_id`` of ``store``, or its last finished game; `ReviewRefused` when there is
+    none, it is not finished or its records are damaged."""
+    if game_id is None:
+        finished = store.history(1)
+        if not finished:
+            raise ReviewRefused(f"no finished game in the game store {str(store.path)!r}")
+        stored = finished[0]
+    else:
+        try:
+            stored = store.game(game_id)
+        except StoreError as exc:
+            if "no game" in str(exc):
+                raise ReviewRefused(
+                    f"game {game_id}: no such game in the game store {str(store.path)!r}"
+                ) from None
+            raise
+    if stored.is_damaged:
+        raise ReviewRefused(f"game {stored.id} is damaged and cannot be reviewed: {stored.damage}")
+    if not stored.is_finished:
+        raise ReviewRefused(f"game {stored.id} is not finished: only finished games are reviewed")
+    return stored
+
+
+def _rules_and_events(stored: StoredGame) -> tuple[Rules, list[Event]]:
+    target = int(str(stored.start.get("target", 0)))
+    text = stored.start.get("rules_file")
+    if isinstance(text, str):
+        rules = parse_rules(text, origin=f"saved game {stored.id}").with_target(target)
+    else:
+        rules = rules_for(str(stored.start["rules"]), target)
+    return rules, [event_from_json(json.loads(line)) for line in stored.events]
+
+
+_DISK: DiskTables | None = None
+
+
+def _cached_tables(rules: Rules) -> OptimalTable | None:
+    global _DISK
+    if _DISK is None:
+        _DISK = DiskTables(limit_units=0)
+    return _DISK(rules)
+
+
+def review_stored(stored: StoredGame, settings: ReviewSettings | None = None) -> Review:
+    """The review of a stored game (see the module docstring); `ReviewRefused` if its events do
+    not replay."""
+    settings = settings or ReviewSettings()
+    try:
+        rules, events = _rules_and_events(stored)
+        players = _players(events)
+        tables = settings.tables or _cached_tables
+        table = tables(rules) if players == 2 else None
+        return review_game(
+            rules, events, table=table, mistake=settings.mistake, blunder=settings.blunder
+        )
+    except ReviewRefused:
+        raise
+    except (DicekeeperError, KeyError, ValueError, TypeError) as exc:
+        raise ReviewRefused(f"game {stored.id}: its events do not replay: {exc}") from None
+
+
+def _players(events: list[Event]) -> int:
+    names: set[str] = set()
+    for event in events:
+        name = getattr(event, "name", None) if event.type == "player_added" else None
+        if isinstance(name, str):
+            names.add(name)
+    return len(names)
+
+
+def percent(value: float) -> str:
+    """A chance as "41 %"."""
+    return f"{100 * value:.0f} %"
+
+
+def swing_text(review: Review, swing_turn: int, before: float, after: float, what: str) -> str:
+    """ "turn 31: bust, losing 1200 (62 % → 38 %)" or, by points, "(+350 on 400 expected)"."""
+    if review.curve:
+        return f"turn {swing_turn}: {what} ({percent(before)} → {percent(after)})"
+    return f"turn {swing_turn}: {what} ({after - before:+.0f} on {before:.0f} expected)"
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+def player_line(review: Review, player: PlayerReview) -> str:
+    """ "Ann: accuracy 97.1 % over 58 decisions, 2 mistakes, 1 blunder"."""
+    return (
+        f"{player.name}: accuracy {player.accuracy:.1f} % over "
+        f"{_count(player.decisions, 'decision')}, {_count(player.mistakes, 'mistake')}, "
+        f"{_count(player.blunders, 'blunder')}"
+    )
+
+
+def decision_line(decision: Decision) -> str:
+    """ "turn 7, Ann (threw 1 1 5 2 3 4), mistake: keep 1 1 and roll 4: 41 % — you ..."."""
+    threw = f" (threw {' '.join(map(str, decision.thrown))})" if decision.thrown else ""
+    return f"turn {decision.turn}, {decision.player}{threw}, {decision.severity}: {decision.line()}"
+
+
+def text_lines(review: Review, stored: StoredGame) -> list[str]:
+    """The review as ``dicekeeper review`` prints it."""
+    result = stored.result or {}
+    scores = result.get("scores")
+    score_text = (
+        ", ".join(f"{name} {points}" for name, points in scores.items())
+        if isinstance(scores, dict)
+        else ""
+    )
+    winners = result.get("winners")
+    won = " and ".join(map(str, winners)) if isinstance(winners, list) and winners else "nobody"
+    lines = [
+        f"game {stored.id}, {review.rules} to {review.target}: {won} won ({score_text}), "
+        f"{review.turns} turns"
+    ]
+    if review.evaluator == "optimal":
+        lines.append("judged by the solved optimal table: the chance of winning after each choice")
+    else:
+        lines.append(f"judged by expected points: {review.note}")
+    lines.append(
+        f"mistakes lose at least {percent(review.mistake)}, blunders {percent(review.blunder)}"
+    )
+    for player in review.players:
+        lines.append("")
+        lines.append(player_line(review, player))
+        for swing in player.swings:
+            lines.append(
+                "  swing " + swing_text(review, swing.turn, swing.before, swing.after, swing.what)
+            )
+        lines.append("  " + player.luck.line(player.name, hot_dice=review.hot_dice))
+    lines.append("")
+    if review.mistakes:
+        lines.append("mistakes (the best choice first):")
+        lines.extend("  " + decision_line(d) for d in review.mistakes)
+    else:
+        lines.append("no mistakes")
+    return lines
+
+
+def end_lines(review: Review) -> list[str]:
+    """One line per player for the screens at the end of a game: accuracy and biggest swing."""
+    lines = []
+    for player in review.players:
+        line = f"{player.name} {player.accuracy:.0f}%"
+        if player.swings:
+            swing = player.swings[0]
+            if review.curve:
+                line += f", swing {100 * swing.change:+.0f}% t{swing.turn}"
+            else:
+                line += f", swing {swing.change:+.0f} t{swing.turn}"
+        lines.append(line)
+    return lines
