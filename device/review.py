@@ -27,6 +27,8 @@ from engine.solver_optimal import OptimalTable
 __all__ = [
     "ReviewRefused",
     "ReviewSettings",
+    "configure",
+    "configured",
     "end_lines",
     "find_stored",
     "percent",
@@ -87,6 +89,18 @@ def _rules_and_events(stored: StoredGame) -> tuple[Rules, list[Event]]:
 
 
 _DISK: DiskTables | None = None
+_SETTINGS = ReviewSettings()
+
+
+def configure(*, mistake: float, blunder: float) -> None:
+    """The thresholds the web's and the screens' reviews use (the config's ``[review]``)."""
+    global _SETTINGS
+    _SETTINGS = ReviewSettings(mistake=mistake, blunder=blunder)
+
+
+def configured() -> ReviewSettings:
+    """The thresholds set by `configure` (the defaults until then)."""
+    return _SETTINGS
 
 
 def _cached_tables(rules: Rules) -> OptimalTable | None:

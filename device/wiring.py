@@ -31,6 +31,7 @@ from device.config import (
 )
 from device.controller import Controller, TableSettings
 from device.photos import MAX_BYTES, PhotoKeeper, PhotoRing
+from device.review import configure as configure_review
 from device.rules_file import register_rules_folders, rules_folders
 from device.session import Seat, Session, rules_for
 from device.store import GameStore, state_directory
@@ -242,6 +243,7 @@ def open_table(
         if on_frame is not None:
             reader = _tapped(reader, on_frame)
         watcher = ThrowWatcher(camera, keeper.watching(reader), config.camera.settle_seconds)
+        configure_review(mistake=config.review.mistake, blunder=config.review.blunder)
         settings = TableSettings(
             people=config.players.names,
             computers=config.players.computers,

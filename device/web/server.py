@@ -54,6 +54,7 @@ from device.web.auth import Pairing, RateLimit, TooMany, WrongCode
 from device.web.bridge import TableBusy, WebBridge
 from device.web.control import KINDS, BadRequest, Outcome, parse
 from device.web.games import GameRecord, game_json, game_record, summary_json, write_csv
+from device.web.review import add_review_route
 from device.web.state import EMPTY_VIEW, state_json
 from engine.errors import DicekeeperError
 from engine.rules import rules_names
@@ -232,6 +233,7 @@ def make_app(context: WebContext) -> web.Application:
     app.router.add_get("/api/games.csv", _games_csv)
     app.router.add_get(r"/api/games/{id:\d+}.csv", _game_csv)
     app.router.add_get(r"/api/games/{id:\d+}", _game)
+    add_review_route(app, context.read_store)
     return app
 
 
