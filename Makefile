@@ -11,8 +11,10 @@ LOCK := requirements/lock.txt
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
-# The lock's own pip and setuptools build dicekeeper (no isolated build with the newest).
-INSTALL := $(PIP) install --constraint $(LOCK) --no-build-isolation
+# The lock's own pip and setuptools build dicekeeper (no isolated build with the newest);
+# setuptools' notice that an editable install is one is not shown.
+INSTALL := PYTHONWARNINGS='ignore:Editable installation:UserWarning' \
+    $(PIP) install --constraint $(LOCK) --no-build-isolation
 
 .PHONY: run test lint typecheck unit demo clean lock test-oldest test-newest pi-check
 

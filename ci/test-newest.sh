@@ -19,7 +19,8 @@ rm -rf "$venv"
 "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install --upgrade pip setuptools
-"${pip[@]}" install --upgrade --upgrade-strategy eager --no-build-isolation -e '.[dev]'
+PYTHONWARNINGS='ignore:Editable installation:UserWarning' \
+    "${pip[@]}" install --upgrade --upgrade-strategy eager --no-build-isolation -e '.[dev]'
 newer="$("$venv/bin/python" ci/newer_than_lock.py "$lock")"
 
 # The checks of make test, each a command; the first that fails is named in $failed.
