@@ -152,11 +152,12 @@ function token() {
 function reply(text, isError) {
   const box = $("reply");
   box.hidden = !text;
-  box.textContent = text || "";
+  box.dataset.said = text || ""; // the table's words, to compare with its message
+  box.textContent = pageWords(text || "");
   box.classList.toggle("error", Boolean(isError));
-  board.replyKey = board.state ? diceKey(board.state) : "";
+  board.replyKey = board.state ? actionKey(board.state) : "";
   if (board.state) { // the same words as the table's message: shown once, here
-    $("message").hidden = !board.state.message || board.state.message === box.textContent;
+    $("message").hidden = !board.state.message || board.state.message === box.dataset.said;
   }
 }
 
@@ -196,6 +197,13 @@ async function api(path, body) {
 
 function diceKey(state) {
   return JSON.stringify([state.dice, state.current, state.phase]);
+}
+
+// What the next action at the table or on a phone changes (not the message: a refusal arrives
+// as the table's message too): a reply stays until one of these moves on.
+function actionKey(state) {
+  return JSON.stringify([state.dice, state.current, state.phase, state.selected, state.kept,
+    state.turn_total, state.players.map((p) => [p.name, p.score]), state.rules]);
 }
 
 // The reader's likeliest value of die ``index`` when it was not read (null: read, or no guess;
@@ -247,6 +255,32 @@ function renderDice(state) {
     || !board.draft.some((v, i) => v === null && guessOf(state, i) !== null);
   $("tray-label").textContent = correcting ? "correct the dice as they lie"
     : tableCorrecting ? "being corrected at the table" : state.tray_label;
+}
+
+// The table's words for its buttons (ROLL, STOP, SELECT, hold STOP, hold SELECT) as this page
+// names its own: the prompt "SELECT: next keep  ROLL: keep+throw  STOP: keep+bank" reads
+// "Tap a keep · Keep & roll · Keep & bank".
+const BUTTON_WORD = /\b(hold SELECT|hold STOP|ROLL|STOP|SELECT)\b/g;
+const SAID_BY_THE_BUTTON = ["keep+throw", "keep+bank", "new game", "next keep"];
+
+function promptWords(state) {
+  if (state.phase === "menu") return "The menu is open at the table.";
+  if (state.phase === "correcting") return "The dice are being corrected at the table.";
+  return pageWords(state.prompt);
+}
+
+function pageWords(text) {
+  if (!text) return "";
+  const words = {
+    ROLL: $("roll").textContent, STOP: $("bank").textContent, SELECT: "Tap a keep",
+    "hold STOP": "Correct the dice", "hold SELECT": "Players, rules, new game",
+  };
+  return text.split(/\s{2,}/).map((clause) => {
+    const said = clause.match(/^(hold SELECT|hold STOP|ROLL|STOP|SELECT): (.*)$/);
+    if (said && SAID_BY_THE_BUTTON.includes(said[2])) return words[said[1]];
+    if (said) return `${words[said[1]]}: ${said[2]}`;
+    return clause.replace(BUTTON_WORD, (word) => `“${words[word]}”`);
+  }).join(" · ");
 }
 
 // Whether the dice lie still for a correction: read (or refused), not tumbling, not being
@@ -307,6 +341,7 @@ function renderOptions(state) {
 function renderControls() {
   const state = board.state;
   const paired = Boolean(token());
+  document.body.classList.toggle("unpaired", !paired); // the pairing first, while it is needed
   $("pair-form").hidden = paired;
   $("paired").hidden = !paired;
   $("controls").hidden = !paired || board.draft !== null;
@@ -355,7 +390,7 @@ function render(state) {
     return;
   }
   board.key = key;
-  if (!$("reply").hidden && diceKey(state) !== board.replyKey) reply("", false);
+  if (!$("reply").hidden && actionKey(state) !== board.replyKey) reply("", false);
   if (board.draft !== null && diceKey(state) !== board.draftFrom) {
     board.draft = null;
     reply("The dice changed at the table: the correction was dropped.", true);
@@ -374,10 +409,9 @@ function render(state) {
   }
   turn.classList.toggle("won", state.winner !== null);
   $("final").hidden = !state.final_round || state.winner !== null;
-  $("prompt").textContent = state.prompt.replace(/\s{2,}/g, " · "); // the table's clauses
   const message = $("message");
-  message.hidden = !state.message || state.message === $("reply").textContent;
-  message.textContent = state.message;
+  message.hidden = !state.message || state.message === $("reply").dataset.said;
+  message.textContent = pageWords(state.message);
   message.classList.toggle("alert", state.alert);
   const last = $("last-turn");
   last.hidden = !state.last_turn || state.last_turn === state.message;
@@ -394,6 +428,7 @@ function render(state) {
   $("chart").replaceChildren(chart(state.players, state.target, state.current));
   renderCamera(state);
   renderControls();
+  $("prompt").textContent = promptWords(state); // after the buttons' words are set
   if (state.winner !== board.winner) {
     board.winner = state.winner;
     loadGames();
