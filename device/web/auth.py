@@ -2,14 +2,21 @@
 
 The table shows a 4-digit code, drawn with `secrets` at each start. A phone that sends it gets a
 token (`secrets.token_urlsafe`) valid for `TOKEN_SECONDS`, sent back as ``Authorization: Bearer``.
-A wrong code counts against its address: `WRONG_CODES` wrong codes in a minute and that address
-is refused (429) until the minute has passed, so trying all 10,000 codes takes about 33 hours
-from one address; `WRONG_CODES_ALL` bounds the wrong codes of every address together. The clock
-is injected (epoch seconds), so tests move time by hand.
+Wrong codes are bounded two ways, neither of which can lock the right code out for everyone:
+
+- per address (`address_key`: an IPv4 address, an IPv6 /64): `WRONG_CODES` wrong codes in
+  `CODE_WINDOW` seconds and that address alone is refused (429) until the window has passed;
+- per code: after `CODE_GUESSES` wrong codes against one code, from any addresses, the code is
+  replaced by a new one `CODE_GROWTH` digits longer (up to `MAX_DIGITS`), which the table shows
+  (``on_new_code``). So a crowd guessing in turn tries at most `CODE_GUESSES` of the 10,000
+  four-digit codes (0.1 %), then of a million, then of 10^8 per code.
+
+The clock is injected (epoch seconds), so tests move time by hand.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import time
 from collections import deque
@@ -17,23 +24,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = [
+    "CODE_GUESSES",
+    "MAX_DIGITS",
     "TOKEN_SECONDS",
     "WRONG_CODES",
-    "WRONG_CODES_ALL",
     "Pairing",
     "RateLimit",
     "Token",
     "TooMany",
     "WrongCode",
+    "address_key",
 ]
 
 TOKEN_SECONDS = 12 * 3600.0
 """How long a token stays valid: an evening at the table."""
 WRONG_CODES = 5
 """Wrong pairing codes one address may send in `CODE_WINDOW` seconds."""
-WRONG_CODES_ALL = 30
-"""Wrong pairing codes all addresses together may send in `CODE_WINDOW` seconds."""
 CODE_WINDOW = 60.0
+CODE_GUESSES = 10
+"""Wrong codes (from any addresses) after which the code is replaced by a longer one."""
+FIRST_DIGITS = 4
+CODE_GROWTH = 2
+MAX_DIGITS = 8
+MAX_KEYS = 4096
+"""Addresses a `RateLimit` remembers at most."""
 MAX_TOKENS = 256
 """Tokens kept at most; the oldest goes first."""
 
@@ -52,6 +66,25 @@ class Token:
 
     value: str
     expires: float
+
+
+def address_key(address: str) -> str:
+    """Whom a request counts against: its IPv4 address, or its IPv6 /64 (one machine is free to
+    use a whole /64); anything else as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def new_code(digits: int) -> str:
+    """A random code of ``digits`` decimal digits."""
+    return f"{secrets.randbelow(10**digits):0{digits}d}"
 
 
 class RateLimit:
@@ -73,9 +106,11 @@ class RateLimit:
 
     def _recent(self, key: str) -> deque[float]:
         now = self._clock()
-        if len(self._hits) > 4096:  # forget the addresses gone quiet
+        if len(self._hits) > MAX_KEYS and key not in self._hits:  # forget the quiet ones
             for old in [k for k, v in self._hits.items() if not v or v[-1] <= now - self.seconds]:
                 del self._hits[old]
+            for old in list(self._hits)[: max(0, len(self._hits) - MAX_KEYS)]:
+                del self._hits[old]  # still too many: the longest known go (memory stays bounded)
         hits = self._hits.setdefault(key, deque())
         while hits and hits[0] <= now - self.seconds:
             hits.popleft()
@@ -91,22 +126,32 @@ class Pairing:
         code: str | None = None,
         clock: Callable[[], float] = time.time,
         lifetime: float = TOKEN_SECONDS,
+        on_new_code: Callable[[str], None] | None = None,
     ) -> None:
-        self.code = code if code is not None else f"{secrets.randbelow(10_000):04d}"
+        self.code = code if code is not None else new_code(FIRST_DIGITS)
         self.lifetime = lifetime
+        self.on_new_code = on_new_code
+        """Called (on the web's thread) with the new code when too many wrong ones replaced it."""
+        self.wrong = 0
+        """Wrong codes sent against the current code."""
         self._clock = clock
         self._tokens: dict[str, float] = {}
         self._wrong = RateLimit(WRONG_CODES, CODE_WINDOW, clock=clock)
-        self._wrong_all = RateLimit(WRONG_CODES_ALL, CODE_WINDOW, clock=clock)
 
     def pair(self, code: str, address: str) -> Token:
         """A new token for the right ``code``; `WrongCode` or `TooMany` (``address`` is whom the
-        wrong codes are counted against)."""
-        if self._wrong.full(address) or self._wrong_all.full(""):
-            raise TooMany("too many wrong codes: wait a minute")
+        wrong codes are counted against). The `CODE_GUESSES`-th wrong code replaces the code."""
+        key = address_key(address)
+        if self._wrong.full(key):
+            raise TooMany("too many wrong codes from here: wait a minute")
         if not secrets.compare_digest(code.encode(), self.code.encode()):
-            self._wrong.hit(address)
-            self._wrong_all.hit("")
+            self._wrong.hit(key)
+            self.wrong += 1
+            if self.wrong >= CODE_GUESSES:
+                self._replace_code()
+                raise WrongCode(
+                    "wrong pairing code; after too many wrong codes the table shows a new one"
+                )
             raise WrongCode("wrong pairing code: it is shown on the table's screen")
         now = self._clock()
         self._tokens = {t: e for t, e in self._tokens.items() if e > now}
@@ -115,6 +160,15 @@ class Pairing:
         token = Token(secrets.token_urlsafe(24), now + self.lifetime)
         self._tokens[token.value] = token.expires
         return token
+
+    def _replace_code(self) -> None:
+        digits = min(MAX_DIGITS, max(FIRST_DIGITS, len(self.code) + CODE_GROWTH))
+        code = new_code(digits)
+        while code == self.code:
+            code = new_code(digits)
+        self.code, self.wrong = code, 0
+        if self.on_new_code is not None:
+            self.on_new_code(code)
 
     def is_valid(self, token: str) -> bool:
         """Whether ``token`` was given and has not expired."""

@@ -15,9 +15,18 @@ The table's thread never waits for this one: views arrive through `device.web.br
 requests go back through its queue and are awaited here with a timeout. Control requests are
 refused from another origin (403: the ``Origin``, else ``Referer``, must be this ``Host``),
 without ``application/json`` (400), above `MAX_BODY` bytes (413), and past `POSTS_PER_WINDOW`
-posts in `POST_WINDOW` seconds from one address (429). At most `MAX_WATCHERS` event streams are
-served at once (503 beyond). Store reads (with the replay of the games) and JPEG encoding run in
-worker threads.
+posts in `POST_WINDOW` seconds from one address (429). Every request is refused (403) when its
+``Host`` is neither an IP address nor one of this machine's names (`host_names`), so a web page
+under another name resolving to the table (DNS rebinding) cannot read or control it, and past
+`GETS_PER_WINDOW` requests in `GET_WINDOW` seconds from one address (429).
+
+The connections are bounded too (`ConnectionGuard`): `MAX_CONNECTIONS` in all and
+`CONNECTIONS_PER_ADDRESS` from one address (more are closed at once), `HEADER_SECONDS` to send a
+request's headers (and to send the next one on a kept-alive connection), `BODY_SECONDS` for its
+body. At most `MAX_WATCHERS` event streams are served, `WATCHERS_PER_ADDRESS` from one address;
+when they are all taken, a new page takes the place of the oldest stream of the address holding
+the most, and a stream whose page does not read what is written within `WRITE_SECONDS` is closed.
+Store reads (with the replay of the games) and JPEG encoding run in worker threads.
 """
 
 from __future__ import annotations
@@ -50,7 +59,14 @@ from aiohttp import web
 from device.controller import Controller
 from device.session import rules_for
 from device.store import GameStore, StoreError
-from device.web.auth import Pairing, RateLimit, TooMany, WrongCode
+from device.web.auth import (
+    CODE_GUESSES,
+    Pairing,
+    RateLimit,
+    TooMany,
+    WrongCode,
+    address_key,
+)
 from device.web.bridge import TableBusy, WebBridge
 from device.web.control import KINDS, BadRequest, Outcome, parse
 from device.web.games import GameRecord, game_json, game_record, summary_json, write_csv
@@ -62,10 +78,12 @@ from hardware.display import MultiDisplay
 
 __all__ = [
     "STATIC",
+    "ConnectionGuard",
     "WebContext",
     "WebServer",
     "WebUnavailable",
     "connect",
+    "host_names",
     "lan_address",
     "make_app",
     "start_web",
@@ -79,7 +97,24 @@ MAX_BODY = 16 * 1024
 """The largest request body accepted (bytes)."""
 POSTS_PER_WINDOW = 30
 POST_WINDOW = 10.0
+GETS_PER_WINDOW = 150
+"""GET requests one address may make in `GET_WINDOW` seconds (a page makes a few a second)."""
+GET_WINDOW = 10.0
 MAX_WATCHERS = 64
+WATCHERS_PER_ADDRESS = 4
+MAX_CONNECTIONS = 256
+"""Open connections in all (the unit's ``LimitNOFILE`` leaves room for them and the table)."""
+CONNECTIONS_PER_ADDRESS = 24
+HEADER_SECONDS = 10.0
+"""Time for a request's headers, and for the next request on a kept-alive connection."""
+BODY_SECONDS = 10.0
+WRITE_SECONDS = 20.0
+"""Time an event stream's page has to take what was written to it before it is closed."""
+STREAM_BUFFER = 64 * 1024
+"""Bytes an event stream may have waiting to be sent before its writes wait for the page."""
+MAX_NAME = 255
+"""The longest file name looked up among the pages' files."""
+MAX_GAME_ID = 2**63 - 1
 PING_SECONDS = 15.0
 TABLE_TIMEOUT = 5.0
 """How long a control request waits for the table's answer (seconds)."""
@@ -118,6 +153,7 @@ class WebContext:
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
         max_watchers: int = MAX_WATCHERS,
+        watchers_per_address: int = WATCHERS_PER_ADDRESS,
         ping_seconds: float = PING_SECONDS,
         table_timeout: float = TABLE_TIMEOUT,
     ) -> None:
@@ -127,12 +163,21 @@ class WebContext:
         self.static = static
         self.monotonic = monotonic
         self.max_watchers = max_watchers
+        self.watchers_per_address = watchers_per_address
         self.ping_seconds = ping_seconds
         self.table_timeout = table_timeout
         self.posts = RateLimit(POSTS_PER_WINDOW, POST_WINDOW, clock=clock)
-        self.watchers: set[asyncio.Event] = set()
+        self.gets = RateLimit(GETS_PER_WINDOW, GET_WINDOW, clock=clock)
+        self.hosts = host_names()
+        self.watchers: dict[asyncio.Event, tuple[str, float, web.StreamResponse]] = {}
+        """Each event stream's wake-up, with its address, when it began, and its response."""
         self.closing = False
         self.text = ""  # the newest state's JSON as streamed (paired false)
+        self._states: dict[bool, tuple[object, bytes]] = {}
+        self.code_shown = pairing.code
+        """The pairing code the table was last asked to show."""
+        if pairing.on_new_code is None:
+            pairing.on_new_code = self.new_code
         self.rules = [r for r in rules_names() if rules_for(r).faces == 6]
         self._store: GameStore | None = None
         self._reads = ThreadPoolExecutor(1, thread_name_prefix="dicekeeper-web-store")
@@ -148,6 +193,43 @@ class WebContext:
         data["rules_available"] = self.rules
         return data
 
+    def state_body(self, *, paired: bool) -> bytes:
+        """`state` as JSON bytes, encoded once per view (a flood of requests costs little)."""
+        snapshot = self.bridge.snapshot()
+        cached = self._states.get(paired)
+        if cached is not None and cached[0] == snapshot:
+            return cached[1]
+        body = json.dumps(self.state(paired=paired)).encode()
+        self._states[paired] = (snapshot, body)
+        return body
+
+    # --- the pairing code on the table's screens ---------------------------------------------
+
+    def new_code(self, code: str) -> None:
+        """Too many wrong codes replaced the pairing code: have the table show ``code``."""
+        log.warning(
+            "%d wrong pairing codes: the table now shows a new %d-digit code",
+            CODE_GUESSES,
+            len(code),
+        )
+        self.show_code()
+
+    def show_code(self) -> None:
+        """Ask the table to show the current pairing code if it does not yet (the table's queue
+        may be full: `WebServer` asks again every second)."""
+        code = self.pairing.code
+        if code == self.code_shown:
+            return
+
+        def show(controller: Controller, now: float) -> None:
+            controller.overlay = dataclasses.replace(controller.overlay, pair_code=code)
+
+        try:
+            self.bridge.submit(show)
+        except TableBusy:
+            return
+        self.code_shown = code
+
     def changed(self) -> None:
         """The table showed a new view: wake the event streams if their state changed."""
         text = json.dumps(self.state(paired=False), separators=(",", ":"))
@@ -155,6 +237,29 @@ class WebContext:
             self.text = text
             for wake in self.watchers:
                 wake.set()
+
+    def make_room(self, address: str) -> str:
+        """Room for one more event stream from ``address`` ("" when there is; else why not).
+
+        From an address holding ``watchers_per_address`` there is none; when every stream is
+        taken, the oldest stream of the address holding the most is ended to make room.
+        """
+        held: dict[str, list[tuple[float, asyncio.Event]]] = {}
+        for wake, (who, since, _) in self.watchers.items():
+            held.setdefault(who, []).append((since, wake))
+        if len(held.get(address, ())) >= self.watchers_per_address:
+            bound = self.watchers_per_address
+            return f"too many pages watching from this address (at most {bound})"
+        if len(self.watchers) < self.max_watchers:
+            return ""
+        if not held:
+            return f"too many pages watching (at most {self.max_watchers})"
+        streams = max(held.values(), key=len)
+        _, oldest = min(streams, key=lambda item: item[0])
+        _, _, response = self.watchers.pop(oldest)
+        _abort(response)
+        oldest.set()
+        return ""
 
     def close(self) -> None:
         """End the event streams and the store reads."""
@@ -204,6 +309,14 @@ def _connect_any_thread(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, isolation_level=None, timeout=5.0, check_same_thread=False)
 
 
+def _abort(response: web.StreamResponse) -> None:
+    """Close the connection of a response at once (its page went quiet or made room)."""
+    writer = response._payload_writer  # the stream's transport: aiohttp has no public way
+    transport = None if writer is None else writer.transport
+    if transport is not None:
+        transport.abort()
+
+
 def _jpeg(frame: Any) -> bytes | None:
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
     return bytes(data) if ok else None
@@ -216,7 +329,7 @@ CONTEXT = web.AppKey("context", WebContext)
 
 def make_app(context: WebContext) -> web.Application:
     """The aiohttp application serving ``context``."""
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[_errors, _guard])
     app[CONTEXT] = context
     app.on_startup.append(_startup)
     app.on_shutdown.append(_shutdown)
@@ -282,6 +395,43 @@ async def _errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     return response
 
 
+@web.middleware
+async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """403 for a ``Host`` this table does not serve (DNS rebinding), 429 past `GETS_PER_WINDOW`
+    GET requests from one address."""
+    context = request.app[CONTEXT]
+    host = request.headers.get("Host")
+    if host is not None and not is_served_host(host, context.hosts):
+        return _error(403, "unknown Host: use the table's address")
+    if request.method in ("GET", "HEAD"):
+        address = address_key(request.remote or "?")
+        if context.gets.full(address):
+            return _error(429, "too many requests: wait a few seconds")
+        context.gets.hit(address)
+    return await handler(request)
+
+
+def host_names() -> frozenset[str]:
+    """The names this machine answers to besides its IP addresses: localhost, its host name and
+    that name with ".local" (mDNS), lower case."""
+    name = socket.gethostname().lower().rstrip(".")
+    return frozenset({"localhost", name, f"{name}.local", name.split(".")[0] + ".local"})
+
+
+def is_served_host(host: str, names: frozenset[str]) -> bool:
+    """Whether the ``Host`` header ``host`` (host[:port]) names this table: an IP address (a page
+    from an IP address is of that origin: no rebinding) or one of ``names``."""
+    name, port = _host_port(host, "http")
+    if port is None or not name:
+        return False
+    name = name.rstrip(".")
+    try:
+        ipaddress.ip_address(name.split("%")[0])
+    except ValueError:
+        return name in names
+    return True
+
+
 # --- pages -----------------------------------------------------------------------------------
 
 
@@ -294,8 +444,14 @@ async def _static(request: web.Request) -> web.StreamResponse:
 
 
 def _file(folder: Path, name: str) -> web.StreamResponse:
+    if len(name) > MAX_NAME or "/" in name or "\0" in name or name.startswith("."):
+        raise web.HTTPNotFound(text=f"no file {name[:40]!r}")
     path = folder / name
-    if "/" in name or name.startswith(".") or not path.is_file():
+    try:
+        found = path.is_file()
+    except (OSError, ValueError):
+        found = False
+    if not found:
         raise web.HTTPNotFound(text=f"no file {name!r}")
     response = web.FileResponse(path)
     response.headers["Cache-Control"] = "no-cache"
@@ -316,13 +472,16 @@ def _is_paired(request: web.Request) -> bool:
 
 
 async def _state(request: web.Request) -> web.StreamResponse:
-    return web.json_response(request.app[CONTEXT].state(paired=_is_paired(request)))
+    body = request.app[CONTEXT].state_body(paired=_is_paired(request))
+    return web.Response(body=body, content_type="application/json")
 
 
 async def _events(request: web.Request) -> web.StreamResponse:
     context = request.app[CONTEXT]
-    if len(context.watchers) >= context.max_watchers:
-        return _error(503, f"too many pages watching (at most {context.max_watchers})")
+    address = address_key(request.remote or "?")
+    refused = context.make_room(address)
+    if refused:
+        return _error(503, refused)
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -332,26 +491,33 @@ async def _events(request: web.Request) -> web.StreamResponse:
         }
     )
     wake = asyncio.Event()
-    context.watchers.add(wake)
+    context.watchers[wake] = (address, context.monotonic(), response)
     try:
         await response.prepare(request)
+        if request.transport is not None:
+            request.transport.set_write_buffer_limits(high=STREAM_BUFFER)
         sent = ""
-        while not context.closing:
+        while not context.closing and wake in context.watchers:
             if context.text != sent:
                 sent = context.text
-                await response.write(f"event: state\ndata: {sent}\n\n".encode())
+                await _write(response, f"event: state\ndata: {sent}\n\n".encode())
             wake.clear()
             if context.text != sent:
                 continue
             try:
                 await asyncio.wait_for(wake.wait(), context.ping_seconds)
             except TimeoutError:
-                await response.write(b": ping\n\n")
-    except ConnectionResetError:  # the page went away
-        pass
+                await _write(response, b": ping\n\n")
+    except (ConnectionResetError, TimeoutError):  # the page went away or stopped reading
+        _abort(response)
     finally:
-        context.watchers.discard(wake)
+        context.watchers.pop(wake, None)
     return response
+
+
+async def _write(response: web.StreamResponse, data: bytes) -> None:
+    """Write to an event stream; `TimeoutError` when its page has not read for `WRITE_SECONDS`."""
+    await asyncio.wait_for(response.write(data), WRITE_SECONDS)
 
 
 async def _camera(request: web.Request) -> web.StreamResponse:
@@ -372,7 +538,7 @@ def _check_post(request: web.Request) -> web.Response | None:
     source = origin if origin is not None else request.headers.get("Referer")
     if source is not None and not _same_host(source, host):
         return _error(403, "requests from another site are refused")
-    address = request.remote or "?"
+    address = address_key(request.remote or "?")
     if context.posts.full(address):
         return _error(429, "too many requests: wait a few seconds")
     context.posts.hit(address)
@@ -403,13 +569,17 @@ def _host_port(netloc: str, scheme: str) -> tuple[str, int | None]:
 
 async def _body(request: web.Request) -> Any:
     try:
-        text = await request.text()
+        text = await asyncio.wait_for(request.text(), BODY_SECONDS)
     except UnicodeDecodeError:
         raise BadRequest("the body is not UTF-8 text") from None
+    except TimeoutError:
+        raise BadRequest(f"the body did not come within {BODY_SECONDS:g} s") from None
     try:
         return json.loads(text)
     except ValueError as exc:
         raise BadRequest(f"the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise BadRequest("the body is not JSON this table takes: nested too deep") from None
 
 
 async def _pair(request: web.Request) -> web.StreamResponse:
@@ -482,6 +652,8 @@ async def _games_csv(request: web.Request) -> web.StreamResponse:
 
 async def _one(request: web.Request) -> GameRecord:
     game_id = int(request.match_info["id"])
+    if game_id > MAX_GAME_ID:
+        raise web.HTTPNotFound()
 
     def read(store: GameStore) -> GameRecord | None:
         stored = store.game(game_id)
@@ -537,15 +709,23 @@ class WebServer:
         port: int,
         store_path: Path | None,
         static: Path = STATIC,
+        header_seconds: float = HEADER_SECONDS,
+        max_connections: int = MAX_CONNECTIONS,
+        connections_per_address: int = CONNECTIONS_PER_ADDRESS,
     ) -> None:
         self.bind = bind
         self.port = port
+        """The port served (the one the system chose when 0 was asked, once started)."""
+        self.header_seconds = header_seconds
+        self.max_connections = max_connections
+        self.connections_per_address = connections_per_address
         self.context = WebContext(bridge, pairing, store_path=store_path, static=static)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._ready = threading.Event()
         self._error = ""
+        self.guard: ConnectionGuard | None = None
         self.thread_id: int | None = None
         """The serving thread's `threading.get_ident` (e.g. to read its CPU time)."""
 
@@ -592,11 +772,22 @@ class WebServer:
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
-        runner = web.AppRunner(make_app(self.context), access_log=None, shutdown_timeout=1.0)
+        runner = web.AppRunner(
+            make_app(self.context),
+            access_log=None,
+            shutdown_timeout=1.0,
+            keepalive_timeout=self.header_seconds,  # closes a connection waiting this long
+        )
         await runner.setup()
-        site = web.TCPSite(runner, self.bind, self.port)
+        assert runner.server is not None  # set by setup()
+        guard = ConnectionGuard(
+            runner.server, most=self.max_connections, per_address=self.connections_per_address
+        )
+        loop = asyncio.get_running_loop()
         try:
-            await site.start()
+            listening = await loop.create_server(
+                guard.protocol, self.bind, self.port, reuse_address=True
+            )
         except OSError as exc:
             hint = ""
             if exc.errno in (errno.EACCES, errno.EPERM):
@@ -610,12 +801,23 @@ class WebServer:
             )
             await runner.cleanup()
             return
+        if self.port == 0:
+            self.port = listening.sockets[0].getsockname()[1]
+        self.guard = guard
         self._ready.set()
         log.info("web scoreboard on %s", self.url)
         follow = asyncio.create_task(self._follow_address())
+        code = asyncio.create_task(self._follow_code())
         await self._stop.wait()
         follow.cancel()
+        code.cancel()
+        listening.close()
         await runner.cleanup()
+
+    async def _follow_code(self) -> None:
+        while True:  # a new pairing code the table's full queue could not take at once
+            await asyncio.sleep(1.0)
+            self.context.show_code()
 
     async def _follow_address(self) -> None:
         shown = self.url
@@ -639,6 +841,97 @@ class WebServer:
             return False
         log.info("web scoreboard now on %s", url)
         return True
+
+
+# --- the connections ------------------------------------------------------------------------
+
+
+class ConnectionGuard:
+    """Bounds the open connections: `MAX_CONNECTIONS` in all, `CONNECTIONS_PER_ADDRESS` from one
+    address; a connection beyond either is closed as soon as it is accepted, before it costs
+    more than its descriptor. `protocol` is the server's protocol factory, wrapping aiohttp's.
+    """
+
+    def __init__(
+        self,
+        make_handler: Callable[[], asyncio.Protocol],
+        *,
+        most: int = MAX_CONNECTIONS,
+        per_address: int = CONNECTIONS_PER_ADDRESS,
+    ) -> None:
+        self._make_handler = make_handler
+        self.most = most
+        self.per_address = per_address
+        self.open: dict[str, int] = {}
+        """Open connections by address."""
+        self.refused = 0
+        """Connections closed at once since the start."""
+
+    @property
+    def total(self) -> int:
+        """Open connections in all."""
+        return sum(self.open.values())
+
+    def protocol(self) -> asyncio.Protocol:
+        """A new connection's protocol."""
+        return _Guarded(self, self._make_handler())
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (not counted) when over a bound."""
+        if self.total >= self.most or self.open.get(address, 0) >= self.per_address:
+            self.refused += 1
+            return False
+        self.open[address] = self.open.get(address, 0) + 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A connection admitted from ``address`` has closed."""
+        left = self.open.get(address, 0) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+class _Guarded(asyncio.Protocol):
+    """aiohttp's protocol for one connection, given the connection only once it is admitted."""
+
+    def __init__(self, guard: ConnectionGuard, handler: asyncio.Protocol) -> None:
+        self._guard = guard
+        self._handler = handler
+        self._address: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = address_key(str(peer[0]) if isinstance(peer, tuple) and peer else "?")
+        if not self._guard.admit(address):
+            if isinstance(transport, asyncio.Transport):
+                transport.abort()
+            else:
+                transport.close()
+            return
+        self._address = address
+        self._handler.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._address is None:
+            return
+        self._guard.release(self._address)
+        self._address = None
+        self._handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._address is not None:
+            self._handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._handler.eof_received() if self._address is not None else None
+
+    def pause_writing(self) -> None:
+        self._handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._handler.resume_writing()
 
 
 # --- where phones find it --------------------------------------------------------------------

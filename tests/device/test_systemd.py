@@ -72,6 +72,14 @@ def test_the_unit_has_the_kiosk_directives() -> None:
     assert "any" not in allowed_peers and "192.168.0.0/16" in allowed_peers
 
 
+def test_the_unit_bounds_memory_and_descriptors_above_what_the_web_may_hold() -> None:
+    from device.web.server import MAX_CONNECTIONS
+
+    d = _directives()
+    assert d["MemoryMax"] == ["768M"]
+    assert int(d["LimitNOFILE"][0]) >= 4 * MAX_CONNECTIONS
+
+
 def test_input_devices_only_through_the_keyboard_drop_in() -> None:
     text = (SYSTEMD / "keyboard-buttons.conf").read_text()
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]

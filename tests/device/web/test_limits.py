@@ -5,6 +5,7 @@ answer (503)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -12,7 +13,16 @@ from pathlib import Path
 import pytest
 
 from device.web import server
-from device.web.auth import TOKEN_SECONDS, WRONG_CODES, WRONG_CODES_ALL, Pairing, TooMany, WrongCode
+from device.web.auth import (
+    CODE_GUESSES,
+    MAX_DIGITS,
+    TOKEN_SECONDS,
+    WRONG_CODES,
+    Pairing,
+    TooMany,
+    WrongCode,
+    address_key,
+)
 from tests.device.harness import Rig, config, is_waiting, open_rig
 from tests.device.web.webrig import CODE, WebRig, served
 
@@ -80,22 +90,60 @@ def test_wrong_codes_are_401_then_429_for_a_minute(rig: Rig) -> None:
     _run(rig, test)
 
 
-def test_wrong_codes_count_per_address_and_for_all_together() -> None:
+def test_wrong_codes_from_a_crowd_never_lock_the_right_code_out() -> None:
     now = [0.0]
-    pairing = Pairing(code="1234", clock=lambda: now[0])
+    shown: list[str] = []
+    pairing = Pairing(code="1234", clock=lambda: now[0], on_new_code=shown.append)
     for _ in range(WRONG_CODES):
         with pytest.raises(WrongCode):
             pairing.pair("9999", "10.0.0.2")
     with pytest.raises(TooMany):
-        pairing.pair("1234", "10.0.0.2")
+        pairing.pair("1234", "10.0.0.2")  # that address waits its minute
     assert pairing.is_valid(pairing.pair("1234", "10.0.0.3").value)
-    for n in range(WRONG_CODES_ALL - WRONG_CODES):
+    for n in range(6 * WRONG_CODES):  # six more addresses, each up to its bound, in a minute
+        with contextlib.suppress(WrongCode, TooMany):
+            pairing.pair("0000", f"10.0.1.{n % 6}")
+        code = pairing.code
+        assert pairing.is_valid(pairing.pair(code, "10.0.0.9").value)  # never refused
+    assert shown and shown[-1] == pairing.code
+
+
+def test_too_many_wrong_codes_bring_a_new_longer_code() -> None:
+    shown: list[str] = []
+    pairing = Pairing(code="1234", clock=lambda: 0.0, on_new_code=shown.append)
+    lengths = []
+    for n in range(4 * CODE_GUESSES):
         with pytest.raises(WrongCode):
-            pairing.pair("9999", f"10.0.1.{n}")
-    with pytest.raises(TooMany):
-        pairing.pair("1234", "10.0.0.9")
-    now[0] += 61
-    assert pairing.is_valid(pairing.pair("1234", "10.0.0.9").value)
+            pairing.pair("x", f"10.0.{n}.1")
+        lengths.append(len(pairing.code))
+    assert lengths[CODE_GUESSES - 2] == 4 and lengths[CODE_GUESSES - 1] == 6
+    assert lengths[-1] == MAX_DIGITS and len(shown) == 4
+    assert all(code.isdigit() for code in shown)
+    with pytest.raises(WrongCode):
+        pairing.pair("1234", "10.9.9.9")  # the old code is gone
+
+
+def test_an_ipv6_machine_counts_as_its_64() -> None:
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff:1") == "2001:db8::/64"
+    assert address_key("::ffff:10.0.0.1") == "10.0.0.1"
+    assert address_key("10.0.0.1") != address_key("10.0.0.2")
+
+
+def test_the_table_shows_the_new_code(rig: Rig) -> None:
+    async def test(web: WebRig) -> None:
+        for _ in range(4 * CODE_GUESSES):  # one address: waits its minute after each five
+            if web.context.pairing.code != CODE:
+                break
+            answer = await web.client.post("/api/pair", json={"code": "x"})
+            assert answer.status in (401, 429)
+            if answer.status == 429:
+                web.now[0] += 61
+        assert web.context.pairing.code != CODE
+        web.bridge.drain(rig.table.controller, rig.clock[0])
+        assert rig.table.controller.overlay.pair_code == web.context.pairing.code
+        assert len(rig.table.controller.overlay.pair_code) == 6
+
+    _run(rig, test)
 
 
 def test_the_code_is_four_random_digits() -> None:
@@ -179,15 +227,16 @@ def test_too_many_posts_from_one_address_are_429(rig: Rig) -> None:
     _run(rig, test)
 
 
-def test_watchers_beyond_the_cap_are_503(rig: Rig) -> None:
+def test_watchers_beyond_the_cap_of_an_address_are_503(rig: Rig) -> None:
     async def test(web: WebRig) -> None:
-        web.context.max_watchers = 2
+        web.context.watchers_per_address = 2
         first = await web.client.get("/api/events")
         second = await web.client.get("/api/events")
         await first.content.readline()
         await second.content.readline()
         third = await web.client.get("/api/events")
         assert third.status == 503
+        assert "this address" in (await third.json())["error"]
         first.close()
         for _ in range(100):  # the server notices the watcher left
             if len(web.context.watchers) < 2:
@@ -199,6 +248,36 @@ def test_watchers_beyond_the_cap_are_503(rig: Rig) -> None:
         fourth.close()
 
     _run(rig, test)
+
+
+def test_when_every_stream_is_taken_a_new_page_takes_the_oldest_place(rig: Rig) -> None:
+    async def test(web: WebRig) -> None:
+        web.context.max_watchers = 2
+        first = await web.client.get("/api/events")
+        await first.content.readline()
+        web.now[0] += 1
+        second = await web.client.get("/api/events")
+        await second.content.readline()
+        third = await web.client.get("/api/events")
+        assert third.status == 200
+        assert await third.content.readline() == b"event: state\n"
+        rest = await asyncio.wait_for(_read_to_end(first), 5)  # the oldest was ended
+        assert b"event: state" in rest or rest == b""
+        assert len(web.context.watchers) == 2
+        second.close()
+        third.close()
+
+    _run(rig, test)
+
+
+async def _read_to_end(response: object) -> bytes:
+    import aiohttp
+
+    assert isinstance(response, aiohttp.ClientResponse)
+    try:
+        return await response.content.read()
+    except aiohttp.ClientPayloadError:
+        return b""
 
 
 def test_a_table_that_does_not_answer_in_time_is_503_and_the_request_is_dropped(rig: Rig) -> None:

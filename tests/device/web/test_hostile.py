@@ -1,0 +1,159 @@
+"""The web under a hostile LAN (loopback addresses only): a foreign ``Host`` (DNS rebinding),
+floods of GET requests, requests that would have been 500s, half-open connections that never
+finish their headers, and more connections from one address than it may hold."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from device.web import server
+from device.web.auth import Pairing
+from device.web.bridge import WebBridge
+from device.web.server import WebServer, is_served_host
+from tests.device.harness import Rig, config, is_waiting, open_rig
+from tests.device.web.webrig import WebRig, served
+
+
+def _run(rig: Rig, test: Callable[[WebRig], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with served(rig) as web:
+            await test(web)
+
+    asyncio.run(main())
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Rig:
+    table = open_rig(config(tmp_path, rules="farkle", script=[[1, 1, 5, 2, 3, 4]]))
+    table.until(is_waiting)
+    return table
+
+
+def test_a_host_that_is_not_the_tables_is_403() -> None:
+    names = frozenset({"localhost", "dicekeeper", "dicekeeper.local"})
+    for host in ("192.168.1.5:8080", "[fe80::1]:8080", "localhost:8080", "Dicekeeper.local."):
+        assert is_served_host(host, names), host
+    for host in ("evil.example:8080", "192.168.1.5.evil.example", "", "x:notaport"):
+        assert not is_served_host(host, names), host
+
+
+def test_every_route_refuses_a_rebound_host(rig: Rig) -> None:
+    async def test(web: WebRig) -> None:
+        token = await web.pair()
+        evil = {"Host": "attacker.example:8080"}
+        for path in ("/", "/api/state", "/api/camera.jpg", "/api/games", "/api/events"):
+            answer = await web.client.get(path, headers=evil)
+            assert answer.status == 403, path
+        assert (await web.client.post("/api/pair", json={"code": "1"}, headers=evil)).status == 403
+        answer = await web.post("/api/bank", {}, token=token, headers=evil)
+        assert answer.status == 403
+        assert rig.table.controller.state.players[0].total == 0
+        assert (await web.client.get("/api/state")).status == 200
+
+    _run(rig, test)
+
+
+def test_get_requests_are_limited_per_address(rig: Rig) -> None:
+    async def test(web: WebRig) -> None:
+        statuses = [
+            (await web.client.get("/api/state")).status for _ in range(server.GETS_PER_WINDOW)
+        ]
+        assert set(statuses) == {200}
+        assert (await web.client.get("/api/state")).status == 429
+        web.now[0] += server.GET_WINDOW
+        assert (await web.client.get("/api/state")).status == 200
+
+    _run(rig, test)
+
+
+def test_requests_that_were_500s_are_4xx(rig: Rig) -> None:
+    async def test(web: WebRig) -> None:
+        deep = "[" * 8000 + "]" * 8000
+        answer = await web.client.post(
+            "/api/pair", data=f'{{"code": {deep}}}', headers={"Content-Type": "application/json"}
+        )
+        assert answer.status == 400
+        assert "nested too deep" in (await answer.json())["error"]
+        assert (await web.client.get("/static/" + "a" * 5000)).status == 404
+        for path in ("/api/games/99999999999999999999999", "/api/games/99999999999999999999.csv"):
+            assert (await web.client.get(path)).status == 404, path
+
+    _run(rig, test)
+
+
+@pytest.fixture
+def live() -> Iterator[WebServer]:
+    web = WebServer(
+        WebBridge(),
+        Pairing(),
+        bind="127.0.0.1",
+        port=0,
+        store_path=None,
+        header_seconds=0.5,
+        connections_per_address=4,
+    )
+    web.start()
+    try:
+        yield web
+    finally:
+        web.stop()
+
+
+def _get(port: int, path: str = "/api/state") -> int:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+        )
+        head = client.recv(64)
+    return int(head.split()[1]) if head else 0
+
+
+def _closed_within(client: socket.socket, seconds: float) -> bool:
+    """Whether the server closes ``client`` (EOF or reset) before ``seconds`` have passed."""
+    client.settimeout(seconds)
+    try:
+        return client.recv(1024) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_connection_that_does_not_finish_its_headers_is_closed(live: WebServer) -> None:
+    with socket.create_connection(("127.0.0.1", live.port), timeout=10) as client:
+        client.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-a: ")
+        assert _closed_within(client, 30)
+    assert _get(live.port) == 200
+
+
+def test_one_address_holds_only_so_many_connections(live: WebServer) -> None:
+    held = [socket.create_connection(("127.0.0.1", live.port), timeout=10) for _ in range(4)]
+    try:
+        deadline = time.monotonic() + 30
+        while live.guard is not None and live.guard.total < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with socket.create_connection(("127.0.0.1", live.port), timeout=10) as extra:
+            assert _closed_within(extra, 30)
+        assert live.guard is not None and live.guard.refused >= 1
+    finally:
+        for client in held:
+            client.close()
+    deadline = time.monotonic() + 30
+    while live.guard is not None and live.guard.total and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _get(live.port) == 200
+
+
+def test_the_state_json_is_what_state_gives(rig: Rig) -> None:
+    async def test(web: WebRig) -> None:
+        body = await (await web.client.get("/api/state")).read()
+        assert json.loads(body) == web.context.state(paired=False)
+
+    _run(rig, test)
