@@ -46,7 +46,7 @@ run_checks() { # [--last-failed]: pytest only on what failed before
 if [ -z "$newer" ]; then
     say "the newest releases are the lock's ($lock): make test has run them"
 else
-    say "releases newer than the lock: $(echo "$newer" | awk '{printf "%s%s %s (lock %s)", NR > 1 ? ", " : "", $1, $2, $3}')"
+    say "releases newer than the lock: $(echo "$newer" | awk '{printf "%s%s %s (lock %s)", (NR > 1 ? ", " : ""), $1, $2, $3}')"
     if ! run_checks; then
         first="$failed"
         culprits=()
@@ -61,7 +61,7 @@ else
         if [ ${#culprits[@]} -gt 0 ]; then
             say "FAILED: '${first##*/}' fails with $(IFS=,; echo "${culprits[*]}" | sed 's/,/, /g'), passes with the lock's version"
         else
-            say "FAILED: '${first##*/}' fails with the newest releases and no one of them alone: $(echo "$newer" | awk '{printf "%s%s %s", NR > 1 ? ", " : "", $1, $2}')"
+            say "FAILED: '${first##*/}' fails with the newest releases and no one of them alone: $(echo "$newer" | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')"
         fi
         exit 1
     fi
