@@ -437,6 +437,7 @@ def _choice_json(choice: Choice) -> dict[str, Any]:
         "total": choice.total,
         "value": round(choice.value, 6),
         "text": choice.describe(),
+        "past": choice.describe(past=True),
     }
 
 
