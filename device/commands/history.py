@@ -3,7 +3,7 @@ store; ``--csv`` writes every turn of each game, as the web scoreboard's downloa
 (`device.web.games`).
 
 A game whose stored records cannot be decoded is left out with a line on stderr naming it, and the
-exit status is then 2.
+exit status is then 2. An event that is not JSON is not counted among the corrected throws.
 """
 
 from __future__ import annotations
@@ -19,6 +19,20 @@ from device.menu import history_line
 from device.store import GameStore, StoredGame, state_directory
 from device.web.games import records, write_csv
 
+MAX_LIMIT = 100_000
+"""The most games ``--limit`` lists."""
+
+
+def limit(text: str) -> int:
+    """``--limit``: a whole number of games from 0 to `MAX_LIMIT`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 0 <= value <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: from 0 to {MAX_LIMIT} games")
+    return value
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``history`` command."""
@@ -28,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="List the finished games, newest first, from the configured state directory.",
     )
     parser.add_argument("--config", metavar="FILE", type=Path, help="the TOML configuration")
-    parser.add_argument("--limit", type=int, default=20, help="how many games (default 20)")
+    parser.add_argument("--limit", type=limit, default=20, help="how many games (default 20)")
     form = parser.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="one JSON object per line")
     form.add_argument(
@@ -69,7 +83,7 @@ def handle(args: argparse.Namespace) -> int:
                 )
             )
         else:
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished or game.started))
+            when = _when(game.finished or game.started)
             corrected = corrected_throws(game)
             plural = "" if corrected == 1 else "s"
             fixed = f"  ({corrected} throw{plural} corrected)" if corrected else ""
@@ -81,4 +95,20 @@ def handle(args: argparse.Namespace) -> int:
 
 def corrected_throws(game: StoredGame) -> int:
     """How many throws of ``game`` the players corrected at the table."""
-    return sum(json.loads(event).get("type") == "corrected" for event in game.events)
+    return sum(_type(event) == "corrected" for event in game.events)
+
+
+def _when(epoch: float) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(epoch))
+    except (OverflowError, ValueError, OSError):
+        return "????-??-?? ??:??"
+
+
+def _type(event: str) -> object:
+    """An event's ``type`` (None when the event is not a JSON object)."""
+    try:
+        decoded = json.loads(event)
+    except (ValueError, RecursionError):
+        return None
+    return decoded.get("type") if isinstance(decoded, dict) else None

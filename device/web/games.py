@@ -4,7 +4,8 @@ from its stored events into its players, scores, winner and every turn.
 `game_record(stored)` replays one `StoredGame` (its rules from its start record, as
 `device.session.Session.resume` does); `summary_json` and `game_json` are the API's JSON, and
 `write_csv` writes one CSV row per turn with the `csv` module. A game that no longer replays (a
-rules file since removed, damaged records) keeps its stored result and has no turns.
+rules file since removed, damaged records) keeps what it can of its stored result (a score that is
+not a whole number is left out) and has no turns.
 """
 
 from __future__ import annotations
@@ -80,10 +81,14 @@ class GameRecord:
 
 
 def iso_time(epoch: float | None) -> str | None:
-    """``epoch`` as local ISO 8601 time with its offset, to the second (None stays None)."""
+    """``epoch`` as local ISO 8601 time with its offset, to the second (None stays None, and
+    so does a time out of the calendar's range)."""
     if epoch is None:
         return None
-    return datetime.fromtimestamp(epoch).astimezone().isoformat(timespec="seconds")
+    try:
+        return datetime.fromtimestamp(epoch).astimezone().isoformat(timespec="seconds")
+    except (OverflowError, ValueError, OSError):  # a stored time no calendar holds
+        return None
 
 
 def game_record(stored: StoredGame) -> GameRecord:
@@ -93,7 +98,7 @@ def game_record(stored: StoredGame) -> GameRecord:
     winner = " and ".join(map(str, winners)) if isinstance(winners, list) and winners else None
     scores = result.get("scores")
     players = (
-        tuple((str(name), int(points)) for name, points in scores.items())
+        tuple((str(name), points) for name, points in scores.items() if _is_whole(points))
         if isinstance(scores, dict)
         else ()
     )
@@ -113,8 +118,10 @@ def game_record(stored: StoredGame) -> GameRecord:
         return _without_turns(base, stored.damage)
     try:
         state, turns = _replay(stored)
-    except (DicekeeperError, KeyError, ValueError, TypeError) as exc:
+    except (DicekeeperError, KeyError, ValueError, TypeError, ArithmeticError) as exc:
         return _without_turns(base, str(exc))
+    except RecursionError:
+        return _without_turns(base, "its records are nested too deep")
     return replace(
         base,
         rules=state.rules.name,
@@ -122,6 +129,10 @@ def game_record(stored: StoredGame) -> GameRecord:
         turns=turns,
         target=state.rules.target,
     )
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _without_turns(record: GameRecord, problem: str) -> GameRecord:

@@ -152,3 +152,63 @@ def test_a_game_that_no_longer_replays_keeps_its_result_without_turns() -> None:
     record = game_record(stored)
     assert record.turns == () and "no-such-rules" in record.problem
     assert record.players == (("Ann", 5000),) and record.winner == "Ann"
+
+
+def _stored_games(tmp_path: Path, result: dict[str, object], events: list[str]) -> Path:
+    """A state directory with one good finished game and one with ``result`` and ``events``;
+    its config file."""
+    from device.store import GameStore
+
+    state = tmp_path / "state"
+    with GameStore.in_directory(state) as store:
+        good = store.start_game({"rules": "greed"}, [])
+        store.finish(good, {"rules": "greed", "winners": ["Ann"], "scores": {"Ann": 10_000}})
+        odd = store.start_game({"rules": "greed"}, events)
+        store.finish(odd, result)
+    path = tmp_path / "config.toml"
+    path.write_text(f'[state]\ndirectory = "{state}"\n')
+    return path
+
+
+ODD_RESULT = {"rules": "greed", "winners": ["Ann"], "scores": {"Ann": None, "Bob": 5}}
+
+
+def test_a_finished_game_with_a_null_score_breaks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _stored_games(tmp_path, ODD_RESULT, ['{"type": "player-added", "name": "Ann"}'])
+    assert main(["history", "--config", str(path), "--csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == ",".join(CSV_FIELDS)
+    assert main(["history", "--config", str(path)]) == 0
+    assert "Ann None, Bob 5" in capsys.readouterr().out
+    rig = open_rig(config(tmp_path, rules="greed", script=SCRIPT))
+
+    async def test(web: WebRig) -> None:
+        games = await web.client.get("/api/games")
+        assert games.status == 200 and [g["id"] for g in await games.json()] == [2, 1]
+        assert (await web.client.get("/api/games.csv")).status == 200
+        assert (await web.client.get("/api/games/2")).status == 200
+        assert (await web.client.get("/api/games/2.csv")).status == 200
+
+    _run(rig, test)
+
+
+def test_history_counts_past_an_event_that_is_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events = ["not json", '{"type": "corrected"}', "[" * 5000 + "]" * 5000]
+    path = _stored_games(tmp_path, ODD_RESULT, events)
+    assert main(["history", "--config", str(path), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["corrected"] for line in lines] == [1, 0]
+
+
+@pytest.mark.parametrize("value", ["1e20", "100000000000000000000", "-1"])
+def test_history_limit_out_of_range_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    path = _stored_games(tmp_path, ODD_RESULT, [])
+    with pytest.raises(SystemExit) as exit_:
+        main(["history", "--config", str(path), "--limit", value])
+    assert exit_.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
