@@ -3,16 +3,18 @@
 `save_calibration` writes ``calibration.json`` and ``calibration-empty.png`` into the state
 directory (each written to a temporary file and renamed over the old one, the picture first, so a
 power cut leaves the old calibration or the new one). `load_calibration` reads them back; files
-that are damaged (not JSON, missing keys, a picture that does not decode or is not the size the
-JSON says) are moved aside under a timestamped name, as the game store does with a damaged
-database, and the table runs uncalibrated with a notice saying where they went. `reader_params`
-turns a calibration into the reader's parameters (`vision.ReaderParams`: ``roi`` and
-``empty_tray``).
+that are damaged (not JSON, missing keys, larger than such a file is, an area outside the frame, a
+die width that is not a positive number below the frame's, a picture whose header claims another
+size or that does not decode) are moved aside under a timestamped name, as the game store does
+with a damaged database, and the table runs uncalibrated with a notice saying where they went.
+`reader_params` turns a calibration into the reader's parameters (`vision.ReaderParams`: ``roi``
+and ``empty_tray``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,7 +25,9 @@ import cv2
 import numpy as np
 
 import vision
+from device.bounded import read_text_bounded
 from device.store import write_atomically
+from hardware.image_files import MAX_IMAGE_SIDE, image_size, read_image
 from vision.calibration import Calibration, Check
 from vision.types import Frame
 
@@ -39,6 +43,8 @@ __all__ = [
 CALIBRATION_NAME = "calibration.json"
 EMPTY_TRAY_NAME = "calibration-empty.png"
 VERSION = 1
+MAX_JSON_BYTES = 64 * 1024
+"""The largest calibration JSON read (a saved one is under 2 KB)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ def load_calibration(
         return None, None
     try:
         return _parse(path), None
-    except (ValueError, KeyError, TypeError, OSError) as exc:
+    except (ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
         problem = str(exc) or type(exc).__name__
     moved = _move_aside([path, directory / EMPTY_TRAY_NAME], clock)
     where = ", ".join(repr(str(p)) for p in moved) or "nowhere (it could not be moved)"
@@ -100,23 +106,28 @@ def load_calibration(
 
 
 def _parse(path: Path) -> SavedCalibration:
-    record: Any = json.loads(path.read_text(encoding="utf-8"))
+    record: Any = json.loads(read_text_bounded(path, MAX_JSON_BYTES, "calibration"))
     if not isinstance(record, dict) or record.get("version") != VERSION:
         raise ValueError(f"not a version {VERSION} calibration")
+    width, height = (int(v) for v in record["size"])
+    if not (0 < width <= MAX_IMAGE_SIDE and 0 < height <= MAX_IMAGE_SIDE):
+        raise ValueError(f"its frame size {width}×{height} is not a camera's")
     roi = tuple((int(x), int(y)) for x, y in record["roi"])
     if len(roi) < 3:
         raise ValueError("its area has fewer than 3 corners")
+    if not all(0 <= x <= width and 0 <= y <= height for x, y in roi):
+        raise ValueError(f"its area {roi!r} is not within the {width}×{height} frame")
     width_px = record["die_width_px"]
     die_width = None if width_px is None else float(width_px)
+    if die_width is not None and not (math.isfinite(die_width) and 0 < die_width < width):
+        raise ValueError(f"its die width {width_px!r} is not a width in the frame")
     checks = tuple(Check(str(c["name"]), bool(c["ok"]), str(c["advice"])) for c in record["checks"])
-    width, height = (int(v) for v in record["size"])
     picture = path.with_name(str(record["empty_tray"]))
     if picture.name != EMPTY_TRAY_NAME:
         raise ValueError(f"the empty tray's picture must be {EMPTY_TRAY_NAME!r}")
-    data = np.frombuffer(picture.read_bytes(), np.uint8)
-    empty = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if empty is None:
-        raise ValueError(f"{str(picture)!r} is not a picture")
+    if image_size(picture) != (width, height):  # the header, before any pixel is decoded
+        raise ValueError(f"{str(picture)!r} is not {width}×{height}")
+    empty = read_image(picture)
     if empty.shape[:2] != (height, width):
         raise ValueError(f"{str(picture)!r} is not {width}×{height}")
     return SavedCalibration(

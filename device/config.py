@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from device.bounded import FileUnusable, read_text_bounded
 from device.computer import display_name
 from engine.errors import DicekeeperError
 from engine.tomltable import Table
@@ -40,10 +41,12 @@ __all__ = [
 ]
 
 SYSTEM_CONFIG = Path("/etc/dicekeeper/config.toml")
+MAX_CONFIG_BYTES = 1 << 20
+"""The largest config file read (the example is 3 KB)."""
 """The configuration `dicekeeper run` reads when no ``--config`` is given and the file exists."""
 
 CAMERA_BACKENDS = ("simulated", "opencv", "picamera2", "replay")
-SIMULATED_STYLES = ("table", "random", "phone-box", "webcam-desk")
+SIMULATED_STYLES = ("table", "random", "phone-box", "webcam-desk", "oblique-table", "felt-tray")
 """Looks of the simulated camera's tray (see `device.wiring.simulated_style`)."""
 BUTTON_BACKENDS = ("keyboard", "gpio")
 DISPLAY_KINDS = ("oled", "screen", "terminal")
@@ -221,15 +224,19 @@ def load_config(
         path = system_config
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        text = read_text_bounded(file, MAX_CONFIG_BYTES, "config file")
     except FileNotFoundError:
         raise ConfigError(f"config file {str(file)!r} does not exist") from None
+    except FileUnusable as exc:
+        raise ConfigError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"config file {str(file)!r} cannot be read: {exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {str(file)!r} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"config file {str(file)!r} is nested too deep") from None
     try:
         return parse_config(data, environ=env, source=str(file))
     except ConfigError as exc:

@@ -3,19 +3,28 @@
 `find_rules_or_file(name_or_path)` is what every command and the table use: a registered name
 (built-in, shipped, or from a rules folder), else a path to a rules file, which is then registered
 under its name so the menu and a resumed game find it. `register_rules_folders` registers every
-``*.toml`` of the rules folders (``rules/`` beside the config file and in the state directory).
+``*.toml`` of the rules folders (``rules/`` beside the config file and in the state directory);
+a file there that cannot be used (not a regular file, too large, not valid rules) is left out with
+a warning, so one bad file never keeps the table from starting. Rules files are read with a size
+bound (`MAX_RULES_BYTES`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from device.bounded import FileUnusable, read_text_bounded
 from engine.errors import InvalidRules
 from engine.rules import Rules, find_rules, register_rules, rules_names
 from engine.rules_toml import format_rules, parse_rules
 
+log = logging.getLogger(__name__)
+
+MAX_RULES_BYTES = 256 * 1024
+"""The largest rules file read (the shipped ones are under 2 KB)."""
 RULES_FOLDER = "rules"
 """The name of a rules folder, beside the config file and in the state directory."""
 
@@ -26,12 +35,17 @@ _from_files: dict[str, Path] = {}
 def load_rules(path: str | Path) -> Rules:
     """Read a rule set from a TOML file; `InvalidRules` naming the file when it cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text_bounded(path, MAX_RULES_BYTES, "rules file")
+    except FileUnusable as exc:
+        raise InvalidRules(str(exc)) from None
     except OSError as exc:
         raise InvalidRules(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise InvalidRules(f"rules file {str(path)!r} is not UTF-8 text") from None
-    return parse_rules(text, origin=str(path))
+    try:
+        return parse_rules(text, origin=str(path))
+    except RecursionError:
+        raise InvalidRules(f"rules file {str(path)!r} is nested too deep") from None
 
 
 def is_rules_path(name_or_path: str) -> bool:
@@ -71,12 +85,16 @@ def rules_folders(config_source: str, state_directory: Path) -> tuple[Path, ...]
 
 
 def register_rules_folders(folders: Iterable[Path]) -> tuple[Rules, ...]:
-    """Register the rules of every ``*.toml`` in ``folders`` (missing folders are skipped)."""
+    """Register the rules of every ``*.toml`` in ``folders`` (missing folders are skipped, and a
+    file that cannot be used is left out with a warning)."""
     found = []
     for folder in folders:
         if folder.is_dir():
             for path in sorted(folder.glob("*.toml")):
-                found.append(register_rules_file(path))
+                try:
+                    found.append(register_rules_file(path))
+                except InvalidRules as exc:
+                    log.warning("rules folder: %s; left out", exc)
     return tuple(found)
 
 
