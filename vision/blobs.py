@@ -324,7 +324,7 @@ def _split(
     low = cv2.bitwise_xor(high, mask)  # the rest of the blob
     # Which side is darker is told by the grey levels, whatever channel parted them.
     low_is_darker = (
-        cv2.mean(patch, low)[0] <= cv2.mean(patch, high)[0] if cv2.countNonZero(high) else True
+        _mean_of(patch, low) <= _mean_of(patch, high) if cv2.countNonZero(high) else True
     )
     darker: list[Blob] = []
     lighter: list[Blob] = []
@@ -342,3 +342,9 @@ def _split(
             elif len(part) >= 6:
                 out.extend(_touching(part, 1.0, params))
     return darker, lighter
+
+
+def _mean_of(image: MatLike, mask: MatLike) -> float:
+    """The mean of ``image``'s first channel under ``mask`` (OpenCV's stubs type `cv2.mean`'s
+    result differently from release to release)."""
+    return float(np.asarray(cv2.mean(image, mask), np.float64).reshape(-1)[0])
