@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
+from device.bounded import FileUnusable, is_regular
 from device.photos import PhotoRing
 from device.store import write_atomically
 from engine.errors import DicekeeperError
+from hardware.image_files import ImageUnreadable, read_image
 from vision.adapt import AdaptParams, adapt_last_layer
 from vision.classify import Adapted, InvalidLastLayer, LastLayer, last_layer, shipped_last_layer
 from vision.evaluation import LabelledDie
@@ -50,6 +51,8 @@ __all__ = [
 ]
 
 ADAPTED = "adapted.npz"
+MAX_ADAPTED_BYTES = 1 << 20
+"""The largest adapted-layers file read, packed or unpacked (one holds about 10 KB)."""
 """The adapted layer's file in the state directory."""
 MIN_PHOTOS = 10
 """Photos needed at least to adapt."""
@@ -122,6 +125,7 @@ def load_last_layer(state: Path) -> Adaptation | None:
         return None
     fix = "`dicekeeper adapt` fits it again, `dicekeeper adapt --undo` removes it"
     try:
+        _check_size(path)
         with np.load(path, allow_pickle=False) as data:
             found = {name: data[name] for name in data.files}
         reader = _stored(found, "")
@@ -129,6 +133,8 @@ def load_last_layer(state: Path) -> Adaptation | None:
         photos, dice = int(found["photos"]), int(found["dice"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, InvalidLastLayer) as exc:
         raise AdaptedFileError(f"{str(path)!r} is damaged ({exc}); {fix}") from None
+    except MemoryError:
+        raise AdaptedFileError(f"{str(path)!r} is damaged (too large to load); {fix}") from None
     for stored, net in ((reader, None), (judge, judge_network())):
         if stored is None:
             continue
@@ -138,6 +144,19 @@ def load_last_layer(state: Path) -> Adaptation | None:
         if shipped != _fingerprint(shipped_last_layer(net)):
             raise AdaptedFileError(f"{str(path)!r} was fitted for another classifier; {fix}")
     return Adaptation(Adapted(reader[0], judge[0] if judge is not None else None), photos, dice)
+
+
+def _check_size(path: Path) -> None:
+    """`FileUnusable` unless ``path`` is a regular file whose arrays, unpacked, stay within
+    `MAX_ADAPTED_BYTES` (a small file may claim a huge array)."""
+    if not is_regular(path):
+        raise FileUnusable("not a regular file")
+    if path.stat().st_size > MAX_ADAPTED_BYTES:
+        raise FileUnusable(f"larger than {MAX_ADAPTED_BYTES:,} bytes")
+    with zipfile.ZipFile(path) as archive:
+        unpacked = sum(info.file_size for info in archive.infolist())
+    if unpacked > MAX_ADAPTED_BYTES:
+        raise FileUnusable(f"its arrays unpack to {unpacked:,} bytes, over {MAX_ADAPTED_BYTES:,}")
 
 
 def _stored(found: dict[str, np.ndarray], prefix: str) -> tuple[LastLayer, str, str]:
@@ -168,9 +187,11 @@ def adapt_from_ring(ring: PhotoRing, params: AdaptParams | None = None) -> Adapt
         )
     photos: list[tuple[Frame, Sequence[LabelledDie]]] = []
     for photo in stored:
-        frame = cv2.imread(str(photo.image))
-        if frame is not None:
-            photos.append((np.asarray(frame, np.uint8), photo.dice))
+        try:  # the header checked before decoding: a kept photo may have been replaced
+            frame = read_image(photo.image)
+        except ImageUnreadable:
+            continue
+        photos.append((frame, photo.dice))
     layers, fitted = adapt_last_layer(photos, params or AdaptParams())
     return Adaptation(layers, len(photos), fitted)
 

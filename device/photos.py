@@ -20,6 +20,7 @@ the datasets' layout (``images/``, ``labels.csv``) that the benchmarks and train
 from __future__ import annotations
 
 import csv
+import io
 import logging
 import queue
 import re
@@ -31,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from device.bounded import read_bounded, read_text_bounded
 from device.correction import NOT_A_DIE, Correction
 from device.store import write_atomically
 from engine.state import GameState, OpenThrow
@@ -45,6 +47,10 @@ MAX_BYTES = 200_000_000
 """The ring's bound by default: 200 MB."""
 FOLDER = "photos"
 """The ring's folder in the state directory."""
+MAX_PHOTO_BYTES = 32_000_000
+"""The largest kept photo read back (a 12 MP JPEG at quality 95 is under 10 MB)."""
+MAX_LABELS_BYTES = 64 * 1024
+"""The largest labels file of one photo read back (a row per die, some 30 bytes each)."""
 JPEG_QUALITY = 95
 _QUEUE = 8
 """Photos waiting for the writer at most; more are dropped (with a warning) rather than wait."""
@@ -117,7 +123,7 @@ class PhotoRing:
 
     def photos(self) -> list[StoredPhoto]:
         """Every whole photo (image and labels) in the ring, oldest first; a labels file that
-        cannot be read is skipped."""
+        cannot be read (or is not a regular file of at most `MAX_LABELS_BYTES`) is skipped."""
         found = []
         for number in self._numbers():
             image = self.folder / f"{number:08d}.jpg"
@@ -151,7 +157,12 @@ class PhotoRing:
                 if not photo.dice:
                     continue
                 name = f"images/{photo.image.name}"
-                (out / name).write_bytes(photo.image.read_bytes())
+                try:
+                    data = read_bounded(photo.image, MAX_PHOTO_BYTES, "kept photo")
+                except (OSError, ValueError) as exc:  # replaced or damaged since: left out
+                    log.warning("%s; left out of the export", exc)
+                    continue
+                (out / name).write_bytes(data)
                 for d in photo.dice:
                     writer.writerow([name, d.x_min, d.y_min, d.x_max, d.y_max, d.value])
                 count += 1
@@ -198,8 +209,8 @@ def _size(path: Path) -> int:
 
 
 def _read_labels(path: Path) -> tuple[LabelledDie, ...]:
-    with path.open(newline="") as handle:
-        return tuple(LabelledDie.from_row(row) for row in csv.DictReader(handle))
+    text = read_text_bounded(path, MAX_LABELS_BYTES, "labels file")
+    return tuple(LabelledDie.from_row(row) for row in csv.DictReader(io.StringIO(text, newline="")))
 
 
 @dataclass

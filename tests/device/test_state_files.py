@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import logging
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import device.adaptation
 from benchmarks.bad_images import claimed_png
+from device.adaptation import AdaptedFileError, adapted_path, load_last_layer
 from device.bounded import FileUnusable, read_bounded
 from device.calibration import (
     CALIBRATION_NAME,
@@ -20,8 +23,12 @@ from device.calibration import (
     save_calibration,
 )
 from device.cli import main
+from device.photos import PhotoRing
 from device.rules_file import register_rules_folders
 from vision.calibration import Calibration, Check
+from vision.evaluation import LabelledDie
+
+DIE = (LabelledDie(4, 4, 20, 20, 5),)
 
 
 def _saved(directory: Path) -> Path:
@@ -121,3 +128,63 @@ def test_endless_or_deep_files_are_one_line(
     assert main(argv) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and words in lines[0]
+
+
+def _ring_with_photos(directory: Path, count: int) -> PhotoRing:
+    ring = PhotoRing.in_directory(directory)
+    for _ in range(count):
+        ring.write(ring.new_number(), np.full((48, 64, 3), 90, np.uint8), DIE)
+    return ring
+
+
+def test_a_labels_file_linked_to_dev_zero_is_skipped_not_read(tmp_path: Path) -> None:
+    ring = _ring_with_photos(tmp_path, 2)
+    first = ring.photos()[0]
+    labels = first.image.with_suffix(".csv")
+    labels.unlink()
+    labels.symlink_to("/dev/zero")
+    assert [p.number for p in ring.photos()] == [ring.photos()[-1].number]
+    out = tmp_path / "export"
+    assert ring.export(out) == 1
+
+
+def test_a_kept_photo_replaced_by_an_endless_file_is_left_out_of_the_export(
+    tmp_path: Path,
+) -> None:
+    ring = _ring_with_photos(tmp_path, 2)
+    image = ring.photos()[0].image
+    image.unlink()
+    image.symlink_to("/dev/zero")
+    assert ring.export(tmp_path / "export") == 1
+
+
+def test_adapting_skips_a_kept_photo_claiming_40000_squared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ring = _ring_with_photos(tmp_path, 3)
+    claimed_png(ring.photos()[0].image, 40_000, 40_000)
+    seen: list[int] = []
+
+    def fit(photos: list[object], params: object) -> tuple[object, int]:
+        seen.append(len(photos))
+        return object(), 0
+
+    monkeypatch.setattr(device.adaptation, "adapt_last_layer", fit)
+    monkeypatch.setattr(device.adaptation, "MIN_PHOTOS", 1)
+    monkeypatch.setattr(device.adaptation, "MIN_DICE", 1)
+    device.adaptation.adapt_from_ring(ring)
+    assert seen == [2]
+
+
+def test_an_adapted_file_claiming_a_huge_array_is_refused_unloaded(tmp_path: Path) -> None:
+    path = adapted_path(tmp_path)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        header = np.lib.format.header_data_from_array_1_0(np.zeros(1, np.float32))
+        header["shape"] = (2**29,)  # 2 GiB of float32, which numpy would set aside at once
+        with archive.open("weights.npy", "w") as member:
+            np.lib.format.write_array_header_1_0(member, header)
+            for _ in range(4):
+                member.write(bytes(1 << 20))
+    assert path.stat().st_size < device.adaptation.MAX_ADAPTED_BYTES  # small on disk
+    with pytest.raises(AdaptedFileError, match="unpack to"):
+        load_last_layer(tmp_path)
