@@ -184,10 +184,12 @@ class WebConfig:
 @dataclass(frozen=True, slots=True)
 class ReviewConfig:
     """The review of finished games (`engine.review`): the loss of chance of winning (or share
-    of expected points) that makes a decision a ``mistake`` and a ``blunder``."""
+    of expected points) that makes a decision a ``mistake`` and a ``blunder``; ``after_turn``:
+    after each turn of a person, one line "best was ..." when it had a mistake (for learners)."""
 
     mistake: float = 0.02
     blunder: float = 0.05
+    after_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -546,5 +548,6 @@ def _review(t: Table) -> ReviewConfig:
         raise ConfigError(
             f"review.blunder = {blunder!r}: expected at least review.mistake ({mistake!r})"
         )
+    after_turn = t.boolean("after_turn", d.after_turn)
     t.finish()
-    return ReviewConfig(mistake=mistake, blunder=blunder)
+    return ReviewConfig(mistake=mistake, blunder=blunder, after_turn=after_turn)

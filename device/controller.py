@@ -39,6 +39,7 @@ from device.prompts import (
     prompt_for,
     unreadable_message,
 )
+from device.review import TableReview
 from device.session import Seat, Session, rules_for
 from device.store import StoreError
 from device.view import Overlay, last_turn_text, table_view
@@ -143,6 +144,9 @@ class Controller(CorrectionFlow):
         """Keeps the frames of the read throws that counted as labelled photos (`device.photos`)."""
         self.adapter: TableAdapter | None = None
         """Adapts the reader to the kept photos from the menu (`device.adaptation`)."""
+        self.reviewer: TableReview | None = None
+        """The review at the table: the players' accuracy at the end of a game and, with
+        ``[review] after_turn``, a "best was ..." after each turn (`device.review`)."""
         self.inbox: Callable[[float], None] | None = None
         """Called at each step, after the buttons, to apply requests from elsewhere (the web)."""
         self.refusals = 0
@@ -201,6 +205,7 @@ class Controller(CorrectionFlow):
             menu=tuple(item.label for item in self._menu),
             computers=frozenset(self.session.computers),
             hint=self._hint(),
+            review=self._review_rows(),
         )
         correction = self._correction
         if correction is not None:
@@ -219,6 +224,12 @@ class Controller(CorrectionFlow):
         if calibration is not None:  # the camera's live view, then the result to accept
             view = replace(view, picture=calibration.picture, checks=calibration.checks)
         return view
+
+    def _review_rows(self) -> tuple[tuple[str, str], ...]:
+        """At the end of a game, each player's accuracy and biggest swing, once reviewed."""
+        if self.reviewer is None or not self.session.is_over:
+            return ()
+        return self.reviewer.rows(self.session)
 
     def _hint(self) -> str:
         player = self.state.current_player
@@ -411,7 +422,7 @@ class Controller(CorrectionFlow):
         owner = f"{name}'s throw" if ended != before.last_turn else ""
         self._show(tray=values, rolling=False, bust=bust, selected=0, remark="", tray_label=owner)
         if bust:
-            said = bust_message(self.state.rules, name, values, before.turn.total)
+            said = self._after_turn(bust_message(self.state.rules, name, values, before.turn.total))
             self._tell(said)
             self._show(last_turn=said)
             if self.session.is_over:
@@ -595,11 +606,16 @@ class Controller(CorrectionFlow):
             winners = " and ".join(p.name for p in self.state.winners)
             self._tell(f"{winners} won! ROLL starts a new game")
         elif self.state.last_turn != before:
-            self._tell(last_turn_text(self.state))
+            self._tell(self._after_turn(last_turn_text(self.state)))
             self._show(last_turn=self.overlay.message, tray_label=_owner(self.state))
         else:
             self._tell("")
         return True
+
+    def _after_turn(self, said: str) -> str:
+        """How the turn ended, with the review's "best was ..." when that is switched on."""
+        line = self.reviewer.turn_line(self.session) if self.reviewer is not None else ""
+        return f"{said}; {line}" if line else said
 
     def _reset_turn(self) -> None:
         self._refused, self._refused_likely = None, ()

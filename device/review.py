@@ -5,16 +5,19 @@ record, as `device.session.Session.resume` does) and reviews it with the solved 
 rules when one is cached (`device.tables.DiskTables`, never solving), else by expected points;
 `ReviewRefused` says in one line why a game cannot be reviewed (no such game, not finished,
 damaged, events that do not replay). `text_lines` is the review as `dicekeeper review` prints
-it, `end_lines` the lines the screens show at the end of a game.
+it; `TableReview` the review at the table: the rows the screens show at the end of a game
+(`review_rows`) and, when switched on, a line after each turn (`best_was`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from device.session import rules_for
+from device.session import Session, rules_for
 from device.store import GameStore, StoredGame, StoreError
 from device.tables import DiskTables
 from engine.errors import DicekeeperError
@@ -26,18 +29,23 @@ from engine.solver_optimal import OptimalTable
 
 __all__ = [
     "ReviewRefused",
+    "ReviewRows",
     "ReviewSettings",
+    "TableReview",
+    "best_was",
     "configure",
     "configured",
-    "end_lines",
     "find_stored",
     "percent",
+    "review_rows",
     "review_stored",
     "swing_text",
     "text_lines",
 ]
 
 TableSource = Callable[[Rules], OptimalTable | None]
+
+log = logging.getLogger(__name__)
 
 
 class ReviewRefused(DicekeeperError, ValueError):
@@ -207,16 +215,96 @@ def text_lines(review: Review, stored: StoredGame) -> list[str]:
     return lines
 
 
-def end_lines(review: Review) -> list[str]:
-    """One line per player for the screens at the end of a game: accuracy and biggest swing."""
-    lines = []
-    for player in review.players:
-        line = f"{player.name} {player.accuracy:.0f}%"
+ReviewRows = tuple[tuple[str, str], ...]
+"""Per player, in the players' order: the accuracy ("97%") and the biggest swing ("+31% on turn
+15: banked 1150"), as `hardware.view.TableView.review` holds them."""
+
+
+def review_rows(review: Review, names: tuple[str, ...]) -> ReviewRows:
+    """The rows the screens show at the end of a game, for the players ``names`` in order."""
+    rows = []
+    for name in names:
+        try:
+            player = review.player(name)
+        except KeyError:
+            rows.append(("", ""))
+            continue
+        swing = ""
         if player.swings:
-            swing = player.swings[0]
-            if review.curve:
-                line += f", swing {100 * swing.change:+.0f}% t{swing.turn}"
-            else:
-                line += f", swing {swing.change:+.0f} t{swing.turn}"
-        lines.append(line)
-    return lines
+            top = player.swings[0]
+            change = f"{100 * top.change:+.0f}%" if review.curve else f"{top.change:+.0f} points"
+            swing = f"{change} on turn {top.turn}: {top.what}"
+        rows.append((f"{player.accuracy:.0f}%", swing))
+    return tuple(rows)
+
+
+def best_was(review: Review, player: str) -> str:
+    """ "best was keep 1 1 and roll 4 (41 %, yours 33 %)": the worst mistake of ``player`` in the
+    review's last turn, "" when it had none."""
+    ended = [
+        d for d in review.decisions if d.turn == review.turns and d.player == player and d.severity
+    ]
+    if not ended:
+        return ""
+    worst = max(ended, key=lambda d: d.loss)
+    best, made = worst.value_text(worst.best.value), worst.value_text(worst.made.value)
+    return f"best was {worst.best.describe()} ({best}, yours {made})"
+
+
+class TableReview:
+    """The review at the table: at the end of a game each player's accuracy and biggest swing
+    (made in a thread of its own, so the table's loop never waits), and after each turn, when
+    ``after_turn``, the line `best_was` for a person who made a mistake in it."""
+
+    def __init__(self, *, after_turn: bool = False, settings: ReviewSettings | None = None) -> None:
+        self.after_turn = after_turn
+        self._settings = settings
+        self._worker = ThreadPoolExecutor(1, thread_name_prefix="dicekeeper-review")
+        self._key: tuple[int, int] | None = None
+        self._rows: Future[ReviewRows] | None = None
+
+    def rows(self, session: Session) -> ReviewRows:
+        """The end-of-game rows of ``session``'s game: () while it is not over or the review is
+        not ready (it starts at the first ask), or when it cannot be made (logged)."""
+        if not session.is_over:
+            return ()
+        key = (session.game_id, id(session.state))
+        if key != self._key:
+            self._key = key
+            names = tuple(p.name for p in session.state.players)
+            try:
+                stored = session.store.game(session.game_id)
+            except DicekeeperError as exc:
+                log.warning("no review of game %d: %s", session.game_id, exc)
+                self._rows = None
+                return ()
+            self._rows = self._worker.submit(self._review_rows, stored, names)
+        rows = self._rows
+        if rows is None or not rows.done():
+            return ()
+        return rows.result()
+
+    def _review_rows(self, stored: StoredGame, names: tuple[str, ...]) -> ReviewRows:
+        try:
+            return review_rows(review_stored(stored, self._settings or configured()), names)
+        except DicekeeperError as exc:
+            log.warning("no review of game %d: %s", stored.id, exc)
+            return ()
+
+    def turn_line(self, session: Session) -> str:
+        """After a turn ended: `best_was` for its player when a person ("" when off, for a
+        computer, or when the turn had no mistake)."""
+        ended = session.state.last_turn
+        if not self.after_turn or ended is None or session.is_computer(ended[0]):
+            return ""
+        try:
+            stored = session.store.game(session.game_id)
+            review = review_stored(stored, self._settings or configured())
+        except DicekeeperError as exc:
+            log.warning("no review of the turn: %s", exc)
+            return ""
+        return best_was(review, ended[0])
+
+    def close(self) -> None:
+        """Stop the review thread (idempotent)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)

@@ -25,6 +25,7 @@ class Overlay:
     ``tray_label`` says whose dice lie in the tray when they are not the current player's;
     ``last_turn`` how the previous turn ended, shown through the next one. ``web`` is the web
     scoreboard's address and ``pair_code`` the code that gives a phone control (`device.web`).
+    ``review`` the players' accuracy and biggest swing at the end of a game (`TableView.review`).
     """
 
     tray: tuple[int | None, ...] = ()
@@ -47,6 +48,7 @@ class Overlay:
     web: str = ""
     pair_code: str = ""
     likely: tuple[int | None, ...] = ()
+    review: tuple[tuple[str, str], ...] = ()
 
 
 def table_view(state: GameState, overlay: Overlay) -> TableView:
@@ -94,6 +96,7 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         remark=overlay.remark,
         winner=winner,
         hint=overlay.hint,
+        review=overlay.review,
         target=state.rules.target,
         menu=overlay.menu,
         menu_selected=overlay.menu_selected if overlay.menu else 0,

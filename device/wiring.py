@@ -31,6 +31,7 @@ from device.config import (
 )
 from device.controller import Controller, TableSettings
 from device.photos import MAX_BYTES, PhotoKeeper, PhotoRing
+from device.review import TableReview
 from device.review import configure as configure_review
 from device.rules_file import register_rules_folders, rules_folders
 from device.session import Seat, Session, rules_for
@@ -264,6 +265,9 @@ def open_table(
         controller.on_calibrated = calibrated.update
         controller.photos = keeper
         controller.adapter = adapter
+        reviewer = TableReview(after_turn=config.review.after_turn)
+        stack.callback(reviewer.close)
+        controller.reviewer = reviewer
         table = Table(controller, camera, buttons, multi, store, stack.pop_all())
     return table
 

@@ -156,7 +156,8 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
         for row, player in enumerate(ranked):
             y = 19 + 11 * row
             draw.text((0, y), f"{row + 1}.", fill=WHITE, font=font(10), anchor="lm")
-            draw.text((12, y), _fit(player.name, 10, 70), fill=WHITE, font=font(10), anchor="lm")
+            name = _named(view, view.players.index(player))
+            draw.text((12, y), name, fill=WHITE, font=font(10), anchor="lm")
             draw.text((width - 1, y), str(player.total), fill=WHITE, font=font(10), anchor="rm")
         draw.line((0, 53, width - 1, 53), fill=WHITE)
         draw.text((0, 59), _fit(view.prompt, 10, width), fill=WHITE, font=font(10), anchor="lm")
@@ -174,6 +175,16 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     else:
         _draw_web(draw, view, width)
     _draw_rows(draw, view, width)
+
+
+def _named(view: TableView, seat: int) -> str:
+    """A player's name on the game's last screen, with the accuracy of their decisions beside it
+    once the review is made ("Ann 97%")."""
+    player = view.players[seat]
+    accuracy = view.review[seat][0] if seat < len(view.review) else ""
+    if not accuracy:
+        return _fit(player.name, 10, 70)
+    return f"{_fit(player.name, 10, 70 - int(_length(' ' + accuracy, 10)))} {accuracy}"
 
 
 def text_rows(view: TableView, width: int = 128) -> list[tuple[int, int, str]]:

@@ -181,6 +181,36 @@ def draw_remark(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: 
     return bubble.bottom + round(8 * s)
 
 
+def draw_review(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> None:
+    """The review at the end of a game in ``area``: each player's accuracy, in their colour, and
+    their biggest swing beneath (`TableView.review`)."""
+    pygame.draw.rect(surface, FELT_DARK, area, border_radius=round(12 * s))
+    rows = [(i, row) for i, row in enumerate(view.review[: len(view.players)]) if row[0]]
+    pad = round(12 * s)
+    step = min(round(30 * s), (area.height - 2 * pad) // max(1, 2 * len(rows)))
+    y = area.top + pad
+    for index, (accuracy, swing) in rows:
+        name = view.players[index].name
+        text(
+            surface,
+            f"{name}: accuracy {accuracy}",
+            step,
+            player_color(index),
+            at=(area.left + pad, y),
+            width=area.width - 2 * pad,
+        )
+        if swing:
+            text(
+                surface,
+                f"biggest swing {swing}",
+                round(step * 0.8),
+                INK,
+                at=(area.left + pad, y + step),
+                width=area.width - 2 * pad,
+            )
+        y += 2 * step
+
+
 def draw_last_turn(surface: pygame.Surface, view: TableView, area: pygame.Rect, s: float) -> int:
     """How the previous turn ended, in at most two lines at ``area.top``; returns the y below."""
     size = round(20 * s)

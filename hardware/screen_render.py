@@ -34,6 +34,7 @@ from hardware.screen_panels import (
     draw_last_turn,
     draw_menu,
     draw_remark,
+    draw_review,
     draw_scores,
     draw_web,
 )
@@ -348,7 +349,10 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
     tray = pygame.Rect(left.left, left.top + round(48 * s), left.width, round(150 * s))
     if view.picture is not None:  # the camera's picture: the tray grows, room left for a message
         tray.height = max(tray.height, left.bottom - tray.top - round(70 * s))
-    _draw_tray(surface, view, tray, s, tick)
+    if view.winner is not None and view.review:  # the game's end: its review in the tray
+        draw_review(surface, view, tray, s)
+    else:
+        _draw_tray(surface, view, tray, s, tick)
     y = tray.bottom + round(10 * s)
     if view.options:
         _draw_options(surface, view, pygame.Rect(left.left, y, left.width, round(38 * s)), s)

@@ -32,6 +32,17 @@ def _correcting_text(view: TableView) -> str:
     return "correct the dice: " + " ".join(shown)
 
 
+def _review_lines(view: TableView) -> list[str]:
+    """At the end of a game, a line per player: the accuracy of their decisions and their
+    biggest swing, once the review is made."""
+    lines = []
+    for player, (accuracy, swing) in zip(view.players, view.review, strict=False):
+        if accuracy:
+            biggest = f", biggest swing {swing}" if swing else ""
+            lines.append(f"    {player.name}: accuracy {accuracy}{biggest}")
+    return lines
+
+
 def render_text(view: TableView) -> str:
     """``view`` as a few lines of plain text (no trailing newline)."""
     heading = " · ".join(part for part in (view.title, view.rules) if part)
@@ -81,6 +92,7 @@ def render_text(view: TableView) -> str:
     winner = view.winner_player
     if winner is not None:
         lines.append(f"*** {winner.name} wins with {winner.total} ***")
+        lines.extend(_review_lines(view))
     if view.remark:
         speaker = view.current_player.name if view.current_player else "computer"
         lines.append(f'{speaker}: "{view.remark}"')

@@ -122,6 +122,9 @@ class TableView:
     ``picture`` is a camera picture (calibrating) that the big screen draws in the tray instead of
     the dice; the other displays ignore it. ``checks`` are lines listed beside it (the
     calibration's checks, "FIX ..." lines first), drawn on the big screen and the terminal.
+    ``review`` is, at the end of a game, each player's review in the order of ``players``: the
+    accuracy of their decisions ("97%") and their biggest swing ("+31% on turn 15: banked 1150"),
+    empty until the review is made (`device.review`).
     """
 
     title: str = "dicekeeper"
@@ -153,6 +156,7 @@ class TableView:
     picture: Picture | None = None
     checks: tuple[str, ...] = ()
     likely: tuple[int | None, ...] = ()
+    review: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("current", "winner"):
