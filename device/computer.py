@@ -18,7 +18,14 @@ from engine.strategy import find_strategy
 from engine.strategy_core import Strategy
 from engine.strategy_greedy import PERSONALITIES
 
-__all__ = ["CachedTables", "UnknownComputer", "display_name", "find_computer", "personalities"]
+__all__ = [
+    "CachedTables",
+    "UnknownComputer",
+    "cached_table",
+    "display_name",
+    "find_computer",
+    "personalities",
+]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +58,12 @@ class CachedTables:
 
 
 _TABLES = CachedTables()
+
+
+def cached_table(rules: Rules) -> OptimalTable | None:
+    """The cached table of ``rules`` the computer players use (memory, then disk; never solved,
+    nothing logged when there is none): the review reads it too, so a table is held once."""
+    return _TABLES.disk(rules)
 
 
 def find_computer(spec: str, *, tables: CachedTables | None = None) -> Strategy:

@@ -2,7 +2,7 @@
 
 `review_stored(stored, settings)` replays a finished `StoredGame` (its rules from its start
 record, as `device.session.Session.resume` does) and reviews it with the solved table of its
-rules when one is cached (`device.tables.DiskTables`, never solving), else by expected points;
+rules when one is cached (`device.computer.cached_table`, never solving), else by expected points;
 `ReviewRefused` says in one line why a game cannot be reviewed (no such game, not finished,
 damaged, events that do not replay). `text_lines` is the review as `dicekeeper review` prints
 it; `TableReview` the review at the table: the rows the screens show at the end of a game
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from device.computer import cached_table
 from device.session import Session, rules_for
 from device.store import GameStore, StoredGame, StoreError
-from device.tables import DiskTables
 from engine.errors import DicekeeperError
 from engine.events import Event, event_from_json
 from engine.review import BLUNDER, MISTAKE, Decision, PlayerReview, Review, review_game
@@ -59,7 +59,7 @@ class ReviewSettings:
     mistake: float = MISTAKE
     blunder: float = BLUNDER
     tables: TableSource | None = None
-    """None: the cached tables (`DiskTables` that never solves)."""
+    """None: the cached tables the computer players use (`device.computer.cached_table`)."""
 
 
 def find_stored(store: GameStore, game_id: int | None) -> StoredGame:
@@ -96,7 +96,6 @@ def _rules_and_events(stored: StoredGame) -> tuple[Rules, list[Event]]:
     return rules, [event_from_json(json.loads(line)) for line in stored.events]
 
 
-_DISK: DiskTables | None = None
 _SETTINGS = ReviewSettings()
 
 
@@ -111,13 +110,6 @@ def configured() -> ReviewSettings:
     return _SETTINGS
 
 
-def _cached_tables(rules: Rules) -> OptimalTable | None:
-    global _DISK
-    if _DISK is None:
-        _DISK = DiskTables(limit_units=0)
-    return _DISK(rules)
-
-
 def review_stored(stored: StoredGame, settings: ReviewSettings | None = None) -> Review:
     """The review of a stored game (see the module docstring); `ReviewRefused` if its events do
     not replay."""
@@ -125,7 +117,7 @@ def review_stored(stored: StoredGame, settings: ReviewSettings | None = None) ->
     try:
         rules, events = _rules_and_events(stored)
         players = _players(events)
-        tables = settings.tables or _cached_tables
+        tables = settings.tables or cached_table
         table = tables(rules) if players == 2 else None
         return review_game(
             rules, events, table=table, mistake=settings.mistake, blunder=settings.blunder

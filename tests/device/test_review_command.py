@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 
+import device.computer
 import device.review
 from device.cli import main
+from device.computer import CachedTables
 from device.config import parse_config
 from device.session import Seat, Session
 from device.store import GameStore
-from device.tables import cache_directory, save_table
+from device.tables import DiskTables, cache_directory, save_table
 from engine.events import Banked, Event, PlayerAdded, Thrown
 from engine.review import review_game, review_json
 from engine.rules import find_rules
@@ -35,7 +37,7 @@ def pig_table() -> OptimalTable:
 def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A state directory of its own (games and table cache), and a config naming it."""
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    monkeypatch.setattr(device.review, "_DISK", None)
+    monkeypatch.setattr(device.computer, "_TABLES", CachedTables(DiskTables(limit_units=0)))
     (tmp_path / "config.toml").write_text(f'[state]\ndirectory = "{tmp_path}"\n')
     return tmp_path
 

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
+import device.computer
 import device.review
+from device.computer import CachedTables
 from device.review import best_was, review_rows
-from device.tables import cache_directory, save_table
+from device.tables import DiskTables, cache_directory, save_table
 from engine.events import PlayerAdded
 from engine.review import review_game
 from hardware.buttons import Button
@@ -29,7 +31,7 @@ EVENTS = [PlayerAdded("Ann"), PlayerAdded("Bob"), *BLUNDER_GAME]
 def cached_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pig table to 20 in the cache of a state directory of the test's own."""
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    monkeypatch.setattr(device.review, "_DISK", None)
+    monkeypatch.setattr(device.computer, "_TABLES", CachedTables(DiskTables(limit_units=0)))
     monkeypatch.setattr(device.review, "_SETTINGS", device.review.ReviewSettings())
     save_table(pig_table(), cache_directory())
 
@@ -124,3 +126,31 @@ def test_the_oled_puts_the_accuracy_beside_each_name() -> None:
     # the accuracy sits left of the totals: the totals' pixels are the same
     box = (104, 13, 128, 47)
     assert before.crop(box).tobytes() == after.crop(box).tobytes()
+
+
+def test_the_big_screen_draws_the_review_in_the_tray() -> None:
+    import pygame
+
+    from hardware.screen_render import player_color, render_screen_image
+
+    players = (PlayerView("Ann", 20), PlayerView("Bob", 3))
+    plain = TableView(players=players, winner=0, phase=Phase.GAME_OVER, dice=(2,))
+    reviewed = TableView(
+        players=players,
+        winner=0,
+        phase=Phase.GAME_OVER,
+        dice=(2,),
+        review=(("96%", "+38% on turn 3: banked 20"), ("71%", "")),
+    )
+    before, after = render_screen_image(plain), render_screen_image(reviewed)
+    # the tray (left, under the winner's line) changes; the scores on the right do not
+    tray, scores = pygame.Rect(16, 110, 480, 140), pygame.Rect(520, 50, 270, 60)
+
+    def pixels(surface: pygame.Surface, area: pygame.Rect) -> bytes:
+        return pygame.image.tobytes(surface.subsurface(area), "RGB")
+
+    assert pixels(before, tray) != pixels(after, tray)
+    assert pixels(before, scores) == pixels(after, scores)
+    # each player's line is in their colour
+    colours = {tuple(after.get_at((x, y)))[:3] for x in range(16, 496) for y in range(110, 250)}
+    assert tuple(player_color(0))[:3] in colours and tuple(player_color(1))[:3] in colours

@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
+import device.computer
 import device.review
-from device.tables import cache_directory, save_table
+from device.computer import CachedTables
+from device.tables import DiskTables, cache_directory, save_table
 from device.web.auth import Pairing
 from device.web.bridge import WebBridge
 from device.web.server import WebServer
@@ -28,7 +30,7 @@ from tests.web.test_browser import browser as browser
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
     """A web server on a store holding one finished pig game, its table cached."""
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    monkeypatch.setattr(device.review, "_DISK", None)
+    monkeypatch.setattr(device.computer, "_TABLES", CachedTables(DiskTables(limit_units=0)))
     save_table(pig_table(), cache_directory())
     game_id = store_game(tmp_path, BLUNDER_GAME)
     server = WebServer(

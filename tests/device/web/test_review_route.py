@@ -13,9 +13,12 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
+import device.computer
 import device.review
 from device.cli import main
+from device.computer import CachedTables
 from device.store import GameStore
+from device.tables import DiskTables
 from device.web.review import add_review_route
 from tests.device.test_review_command import BLUNDER_GAME, store_game
 
@@ -43,7 +46,7 @@ def _get(directory: Path, path: str) -> tuple[int, Any]:
 @pytest.fixture
 def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
-    monkeypatch.setattr(device.review, "_DISK", None)
+    monkeypatch.setattr(device.computer, "_TABLES", CachedTables(DiskTables(limit_units=0)))
     monkeypatch.setattr(device.review, "_SETTINGS", device.review.ReviewSettings())
     (tmp_path / "config.toml").write_text(f'[state]\ndirectory = "{tmp_path}"\n')
     return tmp_path
