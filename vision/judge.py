@@ -136,6 +136,10 @@ count this much beside the looks' die probability."""
 WIDTH_EVIDENCE = 0.3
 """The frame's die width is the median of the candidates the looks find likelier a die than not
 that have pips or a proposal at least this strong."""
+COUNTED = 0.1
+"""With the number of dice thrown known, a candidate whose chance of being a die (`Model.die`)
+reaches this may make up the count when fewer likelier candidates are there; under it the die
+model found it unlike the dice of the training photos, and the players are asked instead."""
 _FLOOR = 1e-4
 """Probabilities are floored here before their logarithm is taken."""
 
@@ -507,26 +511,46 @@ def values_in_question(face: Face, look: Looks) -> list[int]:
 
 
 def judge(
-    pyramid: Pyramid, found: Sequence[Candidate], classifier: Classifier, model: Model
+    pyramid: Pyramid,
+    found: Sequence[Candidate],
+    classifier: Classifier,
+    model: Model,
+    *,
+    expected: int | None = None,
+    admits: Callable[[Face], bool] | None = None,
 ) -> list[Face]:
-    """The dice among the candidates as the judge decides them (`decide`), ``classifier``
-    looking at each (`looks_at`)."""
+    """The dice among the candidates as the judge decides them (`decide`, with ``expected`` and
+    ``admits``), ``classifier`` looking at each (`looks_at`)."""
     placed, looks = looks_at(pyramid, found, classifier)
-    return decide(placed, looks, model)
+    return decide(placed, looks, model, expected=expected, admits=admits)
 
 
-def decide(found: Sequence[Candidate], looks: Sequence[Looks], model: Model) -> list[Face]:
+def decide(
+    found: Sequence[Candidate],
+    looks: Sequence[Looks],
+    model: Model,
+    *,
+    expected: int | None = None,
+    admits: Callable[[Face], bool] | None = None,
+) -> list[Face]:
     """The dice among the candidates as ``model`` weighs them with the judge's ``looks`` at each:
     a candidate whose chance of being a die is under ``model.least_die`` is left out; each other
     is given the value in question (`values_in_question`) with the best chance when that chance
     reaches ``model.least_value`` (else no value, None, and that value as ``likely``), and that
     chance as its confidence. Of two kept closer than `APART` of the wider's width, the likelier
-    die stays."""
+    die stays. Candidates ``admits`` refuses (outside the throwing area) are left out first.
+
+    With ``expected``, the number of dice thrown, the dice are the ``expected`` likeliest: a die
+    kept beyond that count is left out (the likeliest stay), and when fewer are kept, the
+    likeliest candidates under ``model.least_die`` make up the count as long as their chance
+    reaches `COUNTED`. The count never gives a die a value: each die's value is weighed as
+    without it, and a die the count added is most often "not sure"."""
     context = context_of(found, looks)
+    least = model.least_die if expected is None else min(model.least_die, COUNTED)
     weighed = []
     for index, (candidate, look) in enumerate(zip(found, looks, strict=True)):
         die = model.die.chance(die_evidence(index, found, looks, context))
-        if die < model.least_die:
+        if die < least or (admits is not None and not admits(candidate.face)):
             continue
         face = candidate.face
         chance, value = max(
@@ -538,10 +562,14 @@ def decide(found: Sequence[Candidate], looks: Sequence[Looks], model: Model) -> 
         weighed.append(
             (die, replace(face, value=given, confidence=round(chance, 4), likely=likely))
         )
-    kept: list[Face] = []
-    for _, face in sorted(weighed, key=lambda pair: -pair[0]):
+    kept: list[tuple[float, Face]] = []
+    for die, face in sorted(weighed, key=lambda pair: -pair[0]):
         if all(
-            math.hypot(face.x - k.x, face.y - k.y) >= APART * max(face.width, k.width) for k in kept
+            math.hypot(face.x - k.x, face.y - k.y) >= APART * max(face.width, k.width)
+            for _, k in kept
         ):
-            kept.append(face)
-    return kept
+            kept.append((die, face))
+    if expected is None:
+        return [face for _, face in kept]
+    # Likeliest first: those over least_die, then those the count may add.
+    return [face for _, face in kept[:expected]]

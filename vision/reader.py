@@ -16,7 +16,7 @@ back in it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -28,6 +28,7 @@ from vision.calibration import differs_from_empty
 from vision.candidates import LEAST_STRENGTH, Candidate, candidates
 from vision.crops import Pyramid, pyramid_of
 from vision.detect import detect_scales
+from vision.errors import InvalidParams
 from vision.face import Face
 from vision.faces import compatible_pips, find_faces
 from vision.judge import judge, judge_classifier, shipped_model
@@ -46,6 +47,8 @@ WORKING_PIXELS = 1920 * 1088
 many (`working_copy`)."""
 
 DEFAULT_PARAMS = ReaderParams()
+MOST_DICE = 30
+"""The most dice a throw that the reader is told to expect may have."""
 
 
 class PipFaces(NamedTuple):
@@ -57,22 +60,50 @@ class PipFaces(NamedTuple):
 
 
 def read(
-    frame: Frame, params: ReaderParams = DEFAULT_PARAMS, *, debug: Debug | None = None
+    frame: Frame,
+    params: ReaderParams = DEFAULT_PARAMS,
+    *,
+    debug: Debug | None = None,
+    expected: int | None = None,
 ) -> Reading:
     """Read every die in ``frame`` (an H×W×3 BGR uint8 image).
 
-    Raises `vision.errors.InvalidFrame` for something that is not such an image. ``debug``, when
+    ``expected`` is the number of dice thrown, when it is known (at the table the rules say how
+    many the player throws): the judge then takes that many dice (`vision.judge.decide`), and the
+    fast path reads the frame only when it found that many. It never gives a die a value.
+
+    Raises `vision.errors.InvalidFrame` for something that is not such an image, and
+    `vision.errors.InvalidParams` for an ``expected`` outside 1 to `MOST_DICE`. ``debug``, when
     given, receives intermediate images by stage name: "pips" (the pip candidates circled, when
     the pip stages read the frame: not when the fast path, `vision.quick`, did) and "dice" (the
     dice read, boxed with their values).
     """
+    if expected is not None and (
+        isinstance(expected, bool)
+        or not isinstance(expected, int)
+        or not 1 <= expected <= MOST_DICE
+    ):
+        raise InvalidParams(f"the dice expected must be 1 to {MOST_DICE}, not {expected!r}")
     frame = check_frame(frame)
     working, factor = working_copy(frame)
     pyramid = pyramid_of(working) if params.use_classifier else None
-    faces = read_faces(working, pyramid, params, debug)
+    height, width = frame.shape[:2]
+
+    def admits(face: Face) -> bool:
+        """Whether a face of the working copy is a die of the throwing area (not the empty
+        tray's)."""
+        if factor != 1.0:
+            face = scaled(face, 1.0 / factor)
+        if not is_inside((face.x, face.y), params.roi):
+            return False
+        if params.empty_tray is None:
+            return True
+        box = die_reading(face, width, height, params).box
+        return differs_from_empty(frame, params.empty_tray, box)
+
+    faces = read_faces(working, pyramid, params, debug, expected=expected, admits=admits)
     if factor != 1.0:
         faces = [scaled(face, 1.0 / factor) for face in faces]
-    height, width = frame.shape[:2]
     dice = [
         die_reading(face, width, height, params)
         for face in faces
@@ -113,14 +144,23 @@ def scaled(face: Face, factor: float) -> Face:
 
 
 def read_faces(
-    frame: Frame, pyramid: Pyramid | None, params: ReaderParams, debug: Debug | None = None
+    frame: Frame,
+    pyramid: Pyramid | None,
+    params: ReaderParams,
+    debug: Debug | None = None,
+    *,
+    expected: int | None = None,
+    admits: Callable[[Face], bool] | None = None,
 ) -> list[Face]:
     """The dice of a checked frame (whose pyramid is ``pyramid``, or ``None`` without the
-    classifier) as faces in its pixels: the judge's decision on the candidates (`candidates_of`),
-    or with ``use_judge`` off (or no classifier) the stages' faces as they are (`stage_faces`)."""
+    classifier) as faces in its pixels: the judge's decision on the candidates (`candidates_of`)
+    with the number of dice ``expected`` and the faces ``admits`` (the throwing area's), or with
+    ``use_judge`` off (or no classifier) the stages' faces as they are (`stage_faces`)."""
     if pyramid and params.use_judge:
-        found = candidates_of(frame, pyramid, params, debug)
-        return judge(pyramid, found, judge_classifier, shipped_model())
+        found = candidates_of(frame, pyramid, params, debug, expected=expected, admits=admits)
+        return judge(
+            pyramid, found, judge_classifier, shipped_model(), expected=expected, admits=admits
+        )
     return stage_faces(frame, pyramid, params, debug)
 
 
@@ -137,17 +177,30 @@ def stage_faces(
 
 
 def candidates_of(
-    frame: Frame, pyramid: Pyramid, params: ReaderParams, debug: Debug | None = None
+    frame: Frame,
+    pyramid: Pyramid,
+    params: ReaderParams,
+    debug: Debug | None = None,
+    *,
+    expected: int | None = None,
+    admits: Callable[[Face], bool] | None = None,
 ) -> list[Candidate]:
     """The judge's candidates in a checked frame whose pyramid is ``pyramid``: the fast path's
-    dice when it is sure of them all, else the pip stages' faces and the detector's proposals
-    at the frame's scales (`vision.candidates.candidates`)."""
+    dice when it is sure of them all (and, with ``expected``, found that many that ``admits``
+    takes), else the pip stages' faces and the detector's proposals at the frame's scales
+    (`vision.candidates.candidates`)."""
     quick = quick_faces(pyramid, params) if params.use_detector else None
+    if quick is not None and expected is not None and _count(quick, admits) != expected:
+        quick = None
     if quick is not None:
         return [Candidate(face, 0.0) for face in quick]
     pips, faces = find_pip_faces(frame, params, debug)
     proposals = detect_scales(pyramid, LEAST_STRENGTH)
     return candidates(faces, proposals, params.die_width_per_spacing, pips)
+
+
+def _count(faces: Sequence[Face], admits: Callable[[Face], bool] | None) -> int:
+    return sum(1 for face in faces if admits is None or admits(face))
 
 
 def find_pip_faces(

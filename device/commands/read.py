@@ -1,4 +1,5 @@
-"""`dicekeeper read [--json] [--annotate DIR] IMAGE ...`: read the dice in still images.
+"""`dicekeeper read [--json] [--annotate DIR] [--expect N] IMAGE ...`: read the dice in still
+images (``--expect``: the number of dice in each, `vision.read`'s ``expected``).
 
 With ``--json`` one line per image: ``{"image": PATH, "dice": [{"value", "x", "y", "w", "h",
 "confidence"}, ...]}``; a die read as null (not sure) also has ``"likely"``, the value the reader
@@ -20,6 +21,7 @@ from device.commands.outputs import output_directory
 from hardware.image_files import ImageUnreadable, read_image
 from vision import InvalidFrame, Reading, read
 from vision.annotate import annotate
+from vision.reader import MOST_DICE
 from vision.types import DieReading
 
 EXIT_OK = 0
@@ -40,6 +42,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         help="write each image with the dice boxed and their values drawn into DIR "
         "(created if missing; a file of that name is refused)",
+    )
+    parser.add_argument(
+        "--expect",
+        metavar="N",
+        type=_dice_count,
+        help=f"the number of dice thrown (1-{MOST_DICE}): the reader takes that many dice, and "
+        "gives no die a value because of it",
     )
     parser.add_argument("images", metavar="IMAGE", nargs="+", help="image files to read")
     parser.set_defaults(func=run)
@@ -90,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             failed = True
             continue
         try:
-            reading = read(frame)
+            reading = read(frame, expected=args.expect)
         except InvalidFrame as exc:
             print(f"dicekeeper read: {image!r}: {exc}", file=sys.stderr)
             failed = True
@@ -103,6 +112,17 @@ def run(args: argparse.Namespace) -> int:
                 failed = True
         sys.stdout.flush()
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _dice_count(text: str) -> int:
+    """A ``--expect`` count: a whole number of dice from 1 to `MOST_DICE`."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MOST_DICE:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of dice from 1 to {MOST_DICE}")
+    return count
 
 
 def _unreadable(image: str) -> str | None:

@@ -109,10 +109,42 @@ def test_json_gives_an_unread_die_its_likeliest_value_when_there_is_one(
         DieReading(None, (90.0, 30.0), box, 0.6, likely=5),
         DieReading(None, (150.0, 30.0), box, 0.5),
     )
-    monkeypatch.setattr(read_command, "read", lambda frame: Reading(dice))
+    monkeypatch.setattr(read_command, "read", lambda frame, expected=None: Reading(dice))
     assert main(["read", "--json", str(tray_images[1])]) == 0
     read, guessed, unsure = json.loads(capsys.readouterr().out)["dice"]
     assert (read["value"], guessed["value"], unsure["value"]) == (3, None, None)
     assert guessed["likely"] == 5
     assert "likely" not in read and "likely" not in unsure
     assert set(read) == {"value", "x", "y", "w", "h", "confidence"}
+
+
+def test_expect_passes_the_count_of_dice_to_the_reader(
+    tray_images: tuple[Path, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    told: list[int | None] = []
+    real = read_command.read
+
+    def reading(frame: np.ndarray, *, expected: int | None = None) -> Reading:
+        told.append(expected)
+        return real(frame, expected=expected)
+
+    monkeypatch.setattr(read_command, "read", reading)
+    first, second = tray_images
+    assert main(["read", "--expect", "2", str(first)]) == 0
+    assert main(["read", str(second)]) == 0
+    assert told == [2, None]
+    assert capsys.readouterr().out.splitlines()[0].endswith(": 3 5")
+
+
+@pytest.mark.parametrize("count", ["0", "31", "-2", "two", "2.5"])
+def test_expect_refuses_a_count_outside_one_to_thirty(
+    count: str, tray_images: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["read", "--expect", count, str(tray_images[0])])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--expect: {count!r} is not a number of dice from 1 to 30" in err
+    assert "Traceback" not in err

@@ -14,9 +14,10 @@ from vision import ReaderParams, read
 from vision.candidates import Candidate
 from vision.classify import Verdict
 from vision.crops import die_crop, pyramid_of
-from vision.errors import ReaderUnavailable
+from vision.errors import InvalidParams, ReaderUnavailable
 from vision.face import Face
 from vision.judge import (
+    COUNTED,
     DIE_FEATURES,
     LOOKS,
     SETTLING,
@@ -26,6 +27,7 @@ from vision.judge import (
     Model,
     context_of,
     decide,
+    die_evidence,
     judge,
     judge_classifier,
     look_crop,
@@ -296,3 +298,80 @@ def test_the_reader_as_shipped_gives_each_rendered_die_its_value_or_none() -> No
             valued += near.value is not None
         dice += len(values)
     assert valued >= 0.9 * dice
+
+
+def _die_chance(model_: Model, candidates: list[Candidate], looks: list[Looks]) -> list[float]:
+    context = context_of(candidates, looks)
+    return [
+        model_.die.chance(die_evidence(i, candidates, looks, context))
+        for i in range(len(candidates))
+    ]
+
+
+def _looks(*given: dict[int, float]) -> list[Looks]:
+    return [Looks(*(np.array(probabilities(p)),) * 3) for p in given]
+
+
+SURE, LIKELY, DOUBTFUL, UNLIKE = ({3: 0.95}, {5: 0.8}, {0: 0.52, 4: 0.4}, {0: 0.7, 4: 0.25})
+"""Looks at a candidate: surely a 3, likely a 5, a die less likely than not (the die model of
+`model` gives it a chance between `COUNTED` and 0.5), unlike a die (under `COUNTED`)."""
+
+
+def test_the_looks_used_for_the_count_are_the_kinds_they_are_named() -> None:
+    candidates = [face(40, 3), face(100, 5), face(160, None), face(220, None)]
+    chances = _die_chance(model(), candidates, _looks(SURE, LIKELY, DOUBTFUL, UNLIKE))
+    assert chances[0] > chances[1] >= 0.5 > chances[2] >= COUNTED > chances[3]
+
+
+def test_with_the_count_known_a_die_beyond_it_is_left_out_the_likeliest_stay() -> None:
+    candidates = [face(40, 3), face(100, 5), face(160, None)]
+    looks = _looks(SURE, LIKELY, LIKELY)
+    assert len(decide(candidates, looks, model())) == 3
+    two = decide(candidates, looks, model(), expected=2)
+    assert len(two) == 2 and two[0].x == 40
+
+
+def test_with_the_count_known_a_doubtful_candidate_makes_it_up_and_an_unlike_one_never() -> None:
+    candidates = [face(40, 3), face(100, None), face(160, None)]
+    looks = _looks(SURE, DOUBTFUL, UNLIKE)
+    assert [f.x for f in decide(candidates, looks, model())] == [40]
+    assert [f.x for f in decide(candidates, looks, model(), expected=2)] == [40, 100]
+    # Three expected: the candidate unlike a die is not made one; the players are asked.
+    assert [f.x for f in decide(candidates, looks, model(), expected=3)] == [40, 100]
+
+
+def test_the_count_never_gives_a_die_a_value() -> None:
+    """Each die kept with the count is valued as the judge values it without the count (its
+    chance of being a die aside): a die the count added keeps the value and confidence it has
+    when the die threshold alone is lowered, here none."""
+    candidates = [face(40, 3), face(100, None), face(160, 2)]
+    looks = _looks(SURE, DOUBTFUL, LIKELY)
+    strict = model(least_value=0.999)
+    counted = decide(candidates, looks, strict, expected=3)
+    lowered = decide(candidates, looks, model(least_value=0.999, least_die=COUNTED))
+    assert sorted(counted, key=lambda f: f.x) == sorted(lowered, key=lambda f: f.x)
+    assert [f.value for f in sorted(counted, key=lambda f: f.x)][1] is None
+
+
+def test_a_candidate_outside_the_throwing_area_does_not_count() -> None:
+    candidates = [face(40, 3), face(100, 5)]
+    looks = _looks(SURE, LIKELY)
+    inside = decide(candidates, looks, model(), expected=1, admits=lambda f: f.x > 50)
+    assert [f.x for f in inside] == [100]
+
+
+@pytest.mark.parametrize("expected", [0, -1, 31, 2.0, True])
+def test_a_count_outside_one_to_thirty_is_refused(expected: object) -> None:
+    with pytest.raises(InvalidParams, match="dice expected must be 1 to 30"):
+        read(FLAT, expected=expected)
+
+
+def test_the_reader_told_the_count_reads_that_many_rendered_dice() -> None:
+    for seed in range(4):
+        values = [1 + (seed + k) % 6 for k in range(2 + seed)]
+        tray = render_tray(values, seed=4_100 + seed)
+        reading = read(tray.frame, expected=len(values))
+        assert len(reading.dice) == len(values)
+        for die in tray.dice:
+            (near,) = [d for d in reading.dice if math.dist(d.center, die.center) < die.size_px / 2]
+            assert near.value in (die.value, None)
