@@ -43,9 +43,32 @@ def load_rules(path: str | Path) -> Rules:
     except UnicodeDecodeError:
         raise InvalidRules(f"rules file {str(path)!r} is not UTF-8 text") from None
     try:
-        return parse_rules(text, origin=str(path))
+        rules = parse_rules(text, origin=str(path))
     except RecursionError:
         raise InvalidRules(f"rules file {str(path)!r} is nested too deep") from None
+    check_playable(rules, f"rules file {str(path)!r}")
+    return rules
+
+
+MAX_NAME = 64
+"""The longest rule set name (it is shown on the screens and the OLED)."""
+
+
+def check_playable(rules: Rules, origin: str) -> None:
+    """`InvalidRules` (naming ``origin``) for rules a table cannot show or play: a name that is
+    empty, longer than `MAX_NAME` or holds control characters (escape codes), or a
+    ``bank_minimum`` above the target."""
+    name = rules.name
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        shown = repr(name[:40]) + ("..." if len(name) > 40 else "")
+        raise InvalidRules(
+            f"{origin}: name {shown} must be 1 to {MAX_NAME} printable characters"
+        )
+    if rules.bank_minimum > rules.target:
+        raise InvalidRules(
+            f"{origin}: bank_minimum = {rules.bank_minimum} is above the target "
+            f"{rules.target}: no turn below the target could ever be banked"
+        )
 
 
 def is_rules_path(name_or_path: str) -> bool:

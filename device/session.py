@@ -10,11 +10,12 @@ always been written. `Session.resume` replays the unfinished game from the store
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from device.rules_file import find_rules_or_file, rules_file_text
-from device.store import GameStore
+from device.rules_file import check_playable, find_rules_or_file, rules_file_text
+from device.store import GameStore, StoreError
 from engine.errors import DicekeeperError
 from engine.events import Corrected, Event, PlayerAdded, event_from_json
 from engine.rules import Rules
@@ -22,6 +23,8 @@ from engine.rules_toml import parse_rules
 from engine.state import GameState, Phase, apply
 
 __all__ = ["Seat", "Session", "rules_for"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +43,14 @@ class Seat:
 def rules_for(name: str, target: int = 0) -> Rules:
     """The rule set ``name`` (or rules file path) with ``target`` (0: its own).
 
-    Raises the engine's `UnknownRules`, or `InvalidRules` for a bad rules file.
+    Raises the engine's `UnknownRules`, or `InvalidRules` for a bad rules file or a target
+    below the rules' ``bank_minimum``.
     """
     rules = find_rules_or_file(name)
-    return rules.with_target(target) if target and target != rules.target else rules
+    if target and target != rules.target:
+        rules = rules.with_target(target)
+        check_playable(rules, f"{name!r} to {target}")
+    return rules
 
 
 @dataclass(slots=True)
@@ -136,13 +143,17 @@ class Session:
         was_over, is_over = self.state.phase is Phase.OVER, state.phase is Phase.OVER
         # A corrected throw may change how a finished game ended, or reopen it.
         corrected = any(isinstance(e, Corrected) for e in events)
-        self.store.append_many(
-            self.game_id,
-            [_dump(e) for e in events],
-            start=start,
-            result=result_of(state) if is_over and (corrected or not was_over) else None,
-            reopen=was_over and not is_over,
-        )
+        try:
+            self.store.append_many(
+                self.game_id,
+                [_dump(e) for e in events],
+                start=start,
+                result=result_of(state) if is_over and (corrected or not was_over) else None,
+                reopen=was_over and not is_over,
+            )
+        except StoreError as exc:  # shown at the table too; the journal keeps it (a full disk)
+            log.warning("%s", exc)
+            raise
         self.state, self.computers = state, new_computers
         return state
 

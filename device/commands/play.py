@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from device.commands.rules import summary
@@ -29,6 +30,26 @@ Reader = Callable[[str], str]
 Writer = Callable[[str], None]
 
 log = logging.getLogger(__name__)
+
+MAX_LINE = 1000
+"""The longest answer read at the prompt (an answer is a few characters)."""
+
+
+class AnswerTooLong(DicekeeperError, ValueError):
+    """A line of input far longer than any answer."""
+
+
+def read_answer(prompt: str) -> str:
+    """One answer from stdin after ``prompt``, read with a bound (`AnswerTooLong` past
+    `MAX_LINE` characters); `EOFError` at the end of the input."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if not line:
+        raise EOFError
+    if len(line) > MAX_LINE:
+        raise AnswerTooLong(f"a line of input is longer than {MAX_LINE} characters: not an answer")
+    return line.rstrip("\r\n")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         raise PlayerError(f"no player names in --players {args.players!r}")
     names, computers = seats(entries)
     game = Game(rules, names, rng=random.Random(args.seed))
-    return TerminalGame(game, read=input, write=print, computers=computers).play()
+    return TerminalGame(game, read=read_answer, write=print, computers=computers).play()
 
 
 def seats(entries: Sequence[str]) -> tuple[list[str], dict[str, Strategy]]:

@@ -33,6 +33,23 @@ class StrategyUsage(DicekeeperError, ValueError):
     """Options of ``dicekeeper strategy`` that do not go together."""
 
 
+MAX_SOLVE_TARGET = 20_000
+"""The highest target solved: the time grows with the square of the target (the shipped games to
+10,000 take minutes; 1,000,000 would take days)."""
+MAX_TARGET = 10**9
+
+
+def target(text: str) -> int:
+    """``--target``: a whole number of points from 1 to `MAX_TARGET`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if not 1 <= value <= MAX_TARGET:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: from 1 to {MAX_TARGET:,} points")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``strategy`` command."""
     parser = subparsers.add_parser(
@@ -59,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="solve (or load and verify) the optimal two-player tables and cache them",
     )
-    parser.add_argument("--target", type=int, metavar="POINTS", help="another target score")
+    parser.add_argument("--target", type=target, metavar="POINTS", help="another target score")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(func=run)
 
@@ -75,6 +92,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = args.rules or list(rules_names())
     every = [rules_with_target(resolve_rules(name), args.target) for name in names]
+    for rules in every:
+        if rules.target > MAX_SOLVE_TARGET:
+            raise StrategyUsage(
+                f"--solve {rules.name} to {rules.target:,}: targets above "
+                f"{MAX_SOLVE_TARGET:,} are not solved (the time grows with the square of the "
+                f"target: about {(rules.target / 10_000) ** 2:,.0f} times the solve to 10,000)"
+            )
     for rules in every:
         solve(rules, args.json)
     return 0

@@ -188,3 +188,87 @@ def test_an_adapted_file_claiming_a_huge_array_is_refused_unloaded(tmp_path: Pat
     assert path.stat().st_size < device.adaptation.MAX_ADAPTED_BYTES  # small on disk
     with pytest.raises(AdaptedFileError, match="unpack to"):
         load_last_layer(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ('name = "ab\\u001b[2Jc"\nbase = "greed"\n', "printable characters"),
+        (f'name = "{"x" * 100_000}"\nbase = "greed"\n', "printable characters"),
+        ('name = "bm"\nbase = "greed"\nbank_minimum = 9000\ntarget = 5000\n', "bank_minimum"),
+    ],
+)
+def test_rules_a_table_cannot_show_or_play_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, words: str
+) -> None:
+    path = tmp_path / "odd.toml"
+    path.write_text(body)
+    assert main(["rules", str(path)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert words in line and "\x1b" not in line and len(line) < 300
+
+
+def test_a_target_below_the_bank_minimum_is_refused() -> None:
+    from device.session import rules_for
+    from engine.errors import InvalidRules
+
+    with pytest.raises(InvalidRules, match="bank_minimum = 300"):
+        rules_for("zilch", 200)
+    assert rules_for("zilch", 300).target == 300
+
+
+@pytest.mark.parametrize("rate", ["0", "-1", "nan", "inf", "1e9", "x"])
+def test_run_rate_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], rate: str) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["run", "--rate", rate])
+    assert exit_.value.code == 2
+    assert "--rate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("target", ["1e30", "1" + "0" * 30, "1000000"])
+def test_strategy_solve_refuses_absurd_targets_in_one_line(
+    capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    try:
+        status = main(["strategy", "--solve", "--rules", "greed", "--target", target])
+    except SystemExit as exit_:  # argparse: the usage and the error
+        status = int(str(exit_.code))
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "--target" in err or "not solved" in err
+    assert "Traceback" not in err
+
+
+def test_play_refuses_a_five_megabyte_line_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "device", "play", "--rules", "greed", "--players", "A,B"],
+        input="1" * 5_000_000 + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=Path(__file__).parents[2],
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "longer than" in lines[0]
+    assert len(done.stdout) < 100_000  # the line was not echoed back
+
+
+def test_a_refused_write_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from device.session import Seat, Session, rules_for
+    from device.store import GameStore, StoreFull
+    from engine.events import Thrown
+
+    with GameStore.in_directory(tmp_path) as store:
+        session = Session.new(store, rules_for("greed"), (Seat("Ann"), Seat("Bob")))
+
+        def full(*args: object, **kwargs: object) -> None:
+            raise StoreFull("the disk holding the game store is full")
+
+        store.append_many = full  # type: ignore[method-assign]
+        with caplog.at_level(logging.WARNING, logger="device"), pytest.raises(StoreFull):
+            session.apply(Thrown("Ann", (1, 1, 1, 2, 3)))
+    assert "disk holding the game store is full" in caplog.text
