@@ -357,7 +357,7 @@ def _decide(
     loss = (best.value - made.value) / scale
     kept = made.value / best.value if best.value > 0 else 1.0
     if measure == "points":
-        kept = 1.0 - loss
+        kept = max(0.0, 1.0 - loss)
     severity = "blunder" if loss >= blunder else "mistake" if loss >= mistake else ""
     player = state.current_player
     assert player is not None

@@ -23,6 +23,7 @@ from engine.strategy_play import play_one_turn
 PIG = find_rules("pig").with_target(20)
 KOANS = find_rules("greed-koans").with_target(500)
 FARKLE = find_rules("farkle").with_target(300)
+HOUSE = find_rules("greed-house").with_target(300)  # passing: take the dice or throw fresh
 _TABLES: dict[Rules, OptimalTable] = {}
 
 
@@ -137,7 +138,7 @@ def play(rules: Rules, specs: list[str], seed: int, tables: OptimalTable | None)
     return game
 
 
-@pytest.mark.parametrize("rules", [PIG, KOANS, FARKLE], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [PIG, KOANS, FARKLE, HOUSE], ids=lambda r: r.name)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_optimal_player_makes_no_mistakes(rules: Rules, seed: int) -> None:
     solved = table(rules)
@@ -146,6 +147,8 @@ def test_an_optimal_player_makes_no_mistakes(rules: Rules, seed: int) -> None:
     assert review.decisions, "the game had decisions to review"
     assert all(d.loss == 0.0 for d in review.decisions)
     assert all(p.accuracy == 100.0 for p in review.players)
+    if rules.passing:
+        assert any(d.made.action in ("take", "decline") for d in review.decisions)
 
 
 def test_computer_players_mistakes_are_found() -> None:
