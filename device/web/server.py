@@ -20,10 +20,10 @@ posts in `POST_WINDOW` seconds from one address (429). Every request is refused 
 under another name resolving to the table (DNS rebinding) cannot read or control it, and past
 `GETS_PER_WINDOW` requests in `GET_WINDOW` seconds from one address (429).
 
-The connections are bounded too (`ConnectionGuard`): `MAX_CONNECTIONS` in all and
-`CONNECTIONS_PER_ADDRESS` from one address (more are closed at once), `HEADER_SECONDS` to send a
-request's headers (and to send the next one on a kept-alive connection), `BODY_SECONDS` for its
-body. At most `MAX_WATCHERS` event streams are served, `WATCHERS_PER_ADDRESS` from one address;
+The connections are bounded too (`ConnectionGuard`): `CONNECTIONS_PER_ADDRESS` from one address
+(more are closed at once) and `MAX_CONNECTIONS` in all (the oldest of the address holding the
+most makes room for a new one), `HEADER_SECONDS` to send a request's headers (and to send the
+next one on a kept-alive connection), `BODY_SECONDS` for its body. At most `MAX_WATCHERS` event streams are served, `WATCHERS_PER_ADDRESS` from one address;
 when they are all taken, a new page takes the place of the oldest stream of the address holding
 the most, and a stream whose page does not read what is written within `WRITE_SECONDS` is closed.
 Store reads (with the replay of the games) and JPEG encoding run in worker threads.
@@ -847,9 +847,11 @@ class WebServer:
 
 
 class ConnectionGuard:
-    """Bounds the open connections: `MAX_CONNECTIONS` in all, `CONNECTIONS_PER_ADDRESS` from one
-    address; a connection beyond either is closed as soon as it is accepted, before it costs
-    more than its descriptor. `protocol` is the server's protocol factory, wrapping aiohttp's.
+    """Bounds the open connections: at most `CONNECTIONS_PER_ADDRESS` from one address (more are
+    closed as soon as they are accepted) and `MAX_CONNECTIONS` in all (when every place is
+    taken, the oldest connection of the address holding the most is closed to make room, so a
+    crowd of half-open connections cannot keep a new phone out). `protocol` is the server's
+    protocol factory, wrapping aiohttp's.
     """
 
     def __init__(
@@ -862,35 +864,55 @@ class ConnectionGuard:
         self._make_handler = make_handler
         self.most = most
         self.per_address = per_address
-        self.open: dict[str, int] = {}
-        """Open connections by address."""
+        self.open: dict[str, dict[_Guarded, asyncio.BaseTransport]] = {}
+        """Open connections by address, oldest first."""
         self.refused = 0
-        """Connections closed at once since the start."""
+        """Connections closed at once since the start (their address held its share)."""
+        self.evicted = 0
+        """Connections closed to make room for a new one since the start."""
 
     @property
     def total(self) -> int:
         """Open connections in all."""
-        return sum(self.open.values())
+        return sum(len(held) for held in self.open.values())
 
     def protocol(self) -> asyncio.Protocol:
         """A new connection's protocol."""
         return _Guarded(self, self._make_handler())
 
-    def admit(self, address: str) -> bool:
-        """Count a new connection from ``address``; False (not counted) when over a bound."""
-        if self.total >= self.most or self.open.get(address, 0) >= self.per_address:
+    def admit(self, connection: _Guarded, address: str, transport: asyncio.BaseTransport) -> bool:
+        """Count a new connection from ``address``; False (not counted) when its address holds
+        its share. Makes room first when every place is taken."""
+        held = self.open.get(address, {})
+        if len(held) >= self.per_address:
             self.refused += 1
             return False
-        self.open[address] = self.open.get(address, 0) + 1
+        while self.total >= self.most:
+            busiest = max(self.open.values(), key=len)
+            oldest, its_transport = next(iter(busiest.items()))
+            self.release(oldest)
+            _close(its_transport)
+            self.evicted += 1
+        self.open.setdefault(address, {})[connection] = transport
         return True
 
-    def release(self, address: str) -> None:
-        """A connection admitted from ``address`` has closed."""
-        left = self.open.get(address, 0) - 1
-        if left > 0:
-            self.open[address] = left
-        else:
+    def release(self, connection: _Guarded) -> None:
+        """``connection`` has closed (or is being closed): it no longer counts."""
+        address = connection.address
+        if address is None:
+            return
+        held = self.open.get(address, {})
+        held.pop(connection, None)
+        if not held:
             self.open.pop(address, None)
+        connection.address = None
+
+
+def _close(transport: asyncio.BaseTransport) -> None:
+    if isinstance(transport, asyncio.Transport):
+        transport.abort()
+    else:
+        transport.close()
 
 
 class _Guarded(asyncio.Protocol):
@@ -899,33 +921,31 @@ class _Guarded(asyncio.Protocol):
     def __init__(self, guard: ConnectionGuard, handler: asyncio.Protocol) -> None:
         self._guard = guard
         self._handler = handler
-        self._address: str | None = None
+        self.address: str | None = None
+        self._made = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         address = address_key(str(peer[0]) if isinstance(peer, tuple) and peer else "?")
-        if not self._guard.admit(address):
-            if isinstance(transport, asyncio.Transport):
-                transport.abort()
-            else:
-                transport.close()
+        if not self._guard.admit(self, address, transport):
+            _close(transport)
             return
-        self._address = address
+        self.address = address
+        self._made = True
         self._handler.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._address is None:
-            return
-        self._guard.release(self._address)
-        self._address = None
-        self._handler.connection_lost(exc)
+        self._guard.release(self)
+        if self._made:
+            self._made = False
+            self._handler.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if self._address is not None:
+        if self._made:
             self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self._handler.eof_received() if self._address is not None else None
+        return self._handler.eof_received() if self._made else None
 
     def pause_writing(self) -> None:
         self._handler.pause_writing()

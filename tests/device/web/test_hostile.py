@@ -151,6 +151,36 @@ def test_one_address_holds_only_so_many_connections(live: WebServer) -> None:
     assert _get(live.port) == 200
 
 
+def test_when_every_place_is_taken_a_new_connection_closes_the_busiest_oldest() -> None:
+    web = WebServer(
+        WebBridge(),
+        Pairing(),
+        bind="127.0.0.1",
+        port=0,
+        store_path=None,
+        max_connections=4,
+        connections_per_address=10,
+    )
+    web.start()
+    held = []
+    try:
+        for _ in range(4):  # another loopback address holds every place, half-open
+            client = socket.socket()
+            client.bind(("127.0.0.2", 0))
+            client.connect(("127.0.0.1", web.port))
+            held.append(client)
+        deadline = time.monotonic() + 30
+        while web.guard is not None and web.guard.total < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _get(web.port) == 200
+        assert web.guard is not None and web.guard.evicted >= 1
+        assert _closed_within(held[0], 30)  # the oldest made room
+    finally:
+        for client in held:
+            client.close()
+        web.stop()
+
+
 def test_the_state_json_is_what_state_gives(rig: Rig) -> None:
     async def test(web: WebRig) -> None:
         body = await (await web.client.get("/api/state")).read()
