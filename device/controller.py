@@ -45,7 +45,7 @@ from device.store import StoreError
 from device.view import Overlay, last_turn_text, table_view
 from device.watcher import ThrowWatcher
 from engine.dice import Throw
-from engine.errors import DicekeeperError, IllegalRequest, InvalidThrow
+from engine.errors import DicekeeperError, IllegalRequest, InvalidThrow, WrongPhase
 from engine.events import (
     Banked,
     Event,
@@ -112,12 +112,17 @@ class Controller(CorrectionFlow):
         """Called with each event once it is stored and applied (e.g. to log or measure)."""
         self._strategies: dict[str, Strategy] = {}
         self.overlay = Overlay(
-            message=session.notice or session.store.notice, tray=_tray_on_resume(session.state)
+            message=session.notice or session.store.notice,
+            tray=_tray_on_resume(session.state),
+            keys=tuple(getattr(buttons, "keys", ())),  # keyboard keys: shown beside the words
         )
         self.is_shut_down = False
         self.wants_power_off = False
         """The menu's "Shut down" was chosen (not just the quit key)."""
         self._awaiting_throw = self._resumes_throw()  # DECIDE: ROLL chosen, rest to be thrown
+        self._rolled = False  # a person pressed ROLL: the simulated camera throws for them
+        self.joining: list[Seat] = []
+        """Players who asked to join during a turn: seated at the start of the next round."""
         self._expecting: tuple[int, int] | None = None  # (event count, dice) the watcher waits for
         self._roll_until: float | None = None  # a virtual throw is tumbling until then
         self._act_at: float | None = None  # when the computer player decides
@@ -171,6 +176,7 @@ class Controller(CorrectionFlow):
             and not self.session.is_over
             and self.state.players
         ):
+            self._seat_joining()
             self._advance(now)
         if self.adapter is not None and (news := self.adapter.news()):
             self._tell(news)  # shown in this step's view, after the game's own news
@@ -190,6 +196,18 @@ class Controller(CorrectionFlow):
     def state(self) -> GameState:
         """The engine's state of the current game."""
         return self.session.state
+
+    @property
+    def waits_for_roll(self) -> bool:
+        """Whether a person's throw waits for ROLL (with the simulated camera, ROLL is the hand
+        that throws)."""
+        state, player = self.state, self.state.current_player
+        if player is None or self.session.is_over or self.session.is_computer(player.name):
+            return False
+        wants_throw = state.phase is Phase.THROW or (
+            state.phase is Phase.DECIDE and self._awaiting_throw
+        )
+        return wants_throw and self._waits_for_roll()
 
     @property
     def is_correcting(self) -> bool:
@@ -245,6 +263,8 @@ class Controller(CorrectionFlow):
         """Handle one button press (QUIT ends the loop like the menu's shut down)."""
         if button is Button.QUIT:
             self.is_shut_down = True
+        elif button is Button.HELP:
+            self._tell(str(getattr(self.buttons, "help", "")))
         elif self._calibration is not None:
             self._calibration.press(button)
         elif self._correction is not None:
@@ -260,6 +280,8 @@ class Controller(CorrectionFlow):
 
     def _play_press(self, button: Button, now: float) -> None:
         state, player = self.state, self.state.current_player
+        if self.overlay.alert:  # a new press: the last problem is old news (a new one says so)
+            self._say("")
         if state.phase is Phase.OVER:
             if button is Button.ROLL:
                 self._new_game(self.session.rules, self.session.seats())
@@ -283,10 +305,12 @@ class Controller(CorrectionFlow):
             if phase is Phase.KEEP:
                 self._keep_then(None)
             elif phase is Phase.DECIDE and not self._awaiting_throw:
-                self._awaiting_throw = True
+                self._awaiting_throw = self._rolled = True
                 self._say("")
             elif phase is Phase.PASS:
-                self._apply(PassTaken(player.name))
+                self._rolled = self._apply(PassTaken(player.name))
+            elif self._waits_for_roll():  # the simulated camera throws when asked, as a hand
+                self._rolled = True
             else:
                 self._say(f"throw {dice_text(state.dice_to_throw)} into the tray")
         elif button is Button.STOP:
@@ -295,7 +319,7 @@ class Controller(CorrectionFlow):
             elif phase is Phase.DECIDE:
                 self._apply(Banked(player.name, state.turn.total))
             elif phase is Phase.PASS:
-                self._apply(PassDeclined(player.name))
+                self._rolled = self._apply(PassDeclined(player.name))  # STOP: throw fresh
             else:
                 self._say("nothing to bank yet: throw the dice first")
 
@@ -306,6 +330,8 @@ class Controller(CorrectionFlow):
             if player is not None and self.session.is_computer(player.name):
                 self._say(f"it is {player.name}'s turn (computer): please wait")
             else:
+                if self.overlay.alert:  # the last problem is old news
+                    self._say("")
                 self._show(selected=index)
         elif self.state.phase is Phase.KEEP and self.state.options:
             self._say(f"there is no keep {index}: choose 0 to {len(self.state.options) - 1}")
@@ -326,7 +352,7 @@ class Controller(CorrectionFlow):
                 return
             events.append(Banked(name, after.turn.total))
         if self._apply(*events) and then is None:
-            self._awaiting_throw = True
+            self._awaiting_throw = self._rolled = True
 
     # --- advancing without a button ----------------------------------------------------------
 
@@ -340,6 +366,8 @@ class Controller(CorrectionFlow):
         )
         if wants_throw and is_computer and self.settings.computers_throw_virtual:
             self._virtual_throw(player.name, now)
+        elif wants_throw and not is_computer and self._waits_for_roll():
+            self._show(rolling=False)  # a person's throw: the simulated camera waits for ROLL
         elif wants_throw:
             self._watch(player.name, now)
         elif is_computer:
@@ -390,6 +418,11 @@ class Controller(CorrectionFlow):
         self._show(rolling=False, bust=False, tray=tray, likely=likely)
         if self.on_refused is not None:
             self.on_refused(reading)
+        player = self.state.current_player
+        if self._is_simulated and player is not None and not self.session.is_computer(player.name):
+            self._rolled = False  # a person throws again with ROLL
+            self._expecting = None
+            return
         self._guard(lambda: self.watcher.expect(n))
 
     def _virtual_throw(self, name: str, now: float) -> None:
@@ -492,6 +525,7 @@ class Controller(CorrectionFlow):
         state = self.state
         self._menu = main_menu(
             seated=[p.name for p in state.players],
+            joining=[seat.name for seat in self.joining],
             people=self.settings.people,
             computers=tuple(dict.fromkeys((*self.settings.computers, *personalities()))),
             rules=state.rules.name,
@@ -518,11 +552,7 @@ class Controller(CorrectionFlow):
         elif item.action is Action.BACK:
             self._open_menu()
         elif item.action is Action.ADD:
-            computers = dict(self.session.computers)
-            if item.strategy is not None:
-                computers[item.name] = item.strategy
-            if self._apply(PlayerAdded(item.name), computers=computers):
-                self._tell(f"{item.name} joined")
+            self._add(Seat(item.name, item.strategy))
         elif item.action is Action.REMOVE:
             computers = {k: v for k, v in self.session.computers.items() if k != item.name}
             if self._apply(PlayerRemoved(item.name), computers=computers):
@@ -547,6 +577,49 @@ class Controller(CorrectionFlow):
             self._calibration = CalibrationFlow(self.watcher.camera, self.session.store.path.parent)
             self._tell(self._calibration.message)
 
+    def _add(self, seat: Seat) -> None:
+        """Seat ``seat`` now when the game is between turns, else at the start of the next round
+        (the engine seats players only between turns)."""
+        taken = [p.name for p in self.state.players] + [s.name for s in self.joining]
+        if seat.name.casefold() in (name.casefold() for name in taken):
+            self._say(f"there is already a player called {seat.name!r}")
+            return
+        try:
+            apply(self.state, PlayerAdded(seat.name))
+        except WrongPhase:
+            if self.state.final_round_by is not None:
+                self._say(f"cannot add the player {seat.name!r} during the final round")
+                return
+            self.joining.append(seat)
+            self._tell(f"{seat.name} joins at the start of the next round")
+            return
+        except IllegalRequest:
+            pass  # said by `_seat` as the engine words it
+        self._seat(seat)
+
+    def _seat(self, seat: Seat) -> bool:
+        computers = dict(self.session.computers)
+        if seat.strategy is not None:
+            computers[seat.name] = seat.strategy
+        if self._apply(PlayerAdded(seat.name), computers=computers):
+            self._tell(f"{seat.name} joined")
+            return True
+        return False
+
+    def _seat_joining(self) -> None:
+        """Seat the players waiting to join once a round starts (the starter's turn, nothing
+        thrown yet)."""
+        state = self.state
+        player = state.current_player
+        if not self.joining or player is None or player.name != state.starter:
+            return
+        if state.phase is not Phase.THROW or state.turn.has_started:
+            return
+        joined = [seat.name for seat in self.joining if self._seat(seat)]
+        self.joining = []
+        if joined:
+            self._tell(f"{' and '.join(joined)} joined for this round")
+
     def _calibrate(self, now: float) -> None:
         """One step of the menu's calibration; when it ends, the reader takes its result and the
         watcher waits for a fresh throw (the test dice are no player's)."""
@@ -568,10 +641,11 @@ class Controller(CorrectionFlow):
 
     def _new_game(self, rules: Rules, seats: Sequence[Seat]) -> None:
         try:
-            self.session = Session.new(self.session.store, rules, seats)
+            self.session = Session.new(self.session.store, rules, [*seats, *self.joining])
         except StoreError as exc:
             self._say(str(exc))
             return
+        self.joining = []  # the new game's first round seats them
         self._reset_turn()
         self._show(tray=(), last_turn="")
         self._tell(f"new game of {rules.name}")
@@ -619,7 +693,7 @@ class Controller(CorrectionFlow):
 
     def _reset_turn(self) -> None:
         self._refused, self._refused_likely = None, ()
-        self._awaiting_throw = False
+        self._awaiting_throw = self._rolled = False
         self._act_at = None
         self._roll_until = None
         self._show(selected=0, bust=False)
@@ -646,6 +720,16 @@ class Controller(CorrectionFlow):
             changes.setdefault("likely", ())  # the guesses belong to the dice that lay there
         self.overlay = replace(self.overlay, **changes)  # type: ignore[arg-type]
 
+    @property
+    def _is_simulated(self) -> bool:
+        """Whether the camera is the simulated one (it throws the dice itself)."""
+        return isinstance(getattr(self.watcher, "camera", None), SimulatedCamera)
+
+    def _waits_for_roll(self) -> bool:
+        """Whether a person's throw waits for ROLL: with the simulated camera, the press is the
+        hand that throws, so nobody's turn is played before they ask."""
+        return self._is_simulated and not self._rolled
+
     def _prompt(self) -> str:
         return prompt_for(
             self.state,
@@ -654,7 +738,8 @@ class Controller(CorrectionFlow):
             self._menu,
             correcting=self._correction is not None,
             virtual=self.settings.computers_throw_virtual,
-            simulated=isinstance(getattr(self.watcher, "camera", None), SimulatedCamera),
+            simulated=self._is_simulated,
+            rolled=self._rolled,
         )
 
 

@@ -57,12 +57,13 @@ def main_menu(
     rule_sets: Sequence[str],
     hints: bool = False,
     adapt: bool = False,
+    joining: Sequence[str] = (),
 ) -> tuple[MenuItem, ...]:
     """The menu: close, add a player (people, a guest, computers), remove a player, rules, new
     game, history, hints on/off, adapt the reader to the kept photos (when ``adapt``), calibrate
     the camera, shut down; the lists are sub-menus. People already seated are not offered
-    again."""
-    taken = {name.casefold() for name in seated}
+    again, nor those waiting to join (``joining``)."""
+    taken = {name.casefold() for name in (*seated, *joining)}
     adds = [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
     guest = next(f"Guest {n}" for n in range(1, 100) if f"guest {n}" not in taken)
     adds.append(MenuItem(f"Add {guest.lower()}", Action.ADD, guest))

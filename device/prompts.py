@@ -30,11 +30,13 @@ def prompt_for(
     correcting: bool = False,
     virtual: bool = True,
     simulated: bool = False,
+    rolled: bool = False,
 ) -> str:
     """What to do now, in one short line.
 
     ``virtual``: computer players' dice are drawn on the screen (else a person throws them);
-    ``simulated``: the camera is simulated and throws every die itself.
+    ``simulated``: the camera is simulated and throws every die itself, a person's once they
+    pressed ROLL (``rolled``).
     """
     if menu:
         return "SELECT: next  ROLL: choose  STOP: close"
@@ -49,8 +51,10 @@ def prompt_for(
     if state.phase is Phase.THROW or (state.phase is Phase.DECIDE and awaiting):
         if player.name in computers and virtual:
             return f"{player.name} (computer) throws {dice_text(n)} on the screen"
+        if simulated and player.name not in computers and not rolled:
+            return f"ROLL: {player.name} throws {dice_text(n)}"
         if simulated:
-            return f"the simulated camera throws {dice_text(n)} for {player.name}: just watch"
+            return f"the simulated camera throws {dice_text(n)} for {player.name}"
         if player.name in computers:
             return f"throw {dice_text(n)} for {player.name} (computer)"
         return f"{player.name}: throw {dice_text(n)}"

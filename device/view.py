@@ -26,6 +26,7 @@ class Overlay:
     ``last_turn`` how the previous turn ended, shown through the next one. ``web`` is the web
     scoreboard's address and ``pair_code`` the code that gives a phone control (`device.web`).
     ``review`` the players' accuracy and biggest swing at the end of a game (`TableView.review`).
+    ``keys`` the key beside each button word when the buttons are keys (`TableView.keys`).
     """
 
     tray: tuple[int | None, ...] = ()
@@ -48,6 +49,7 @@ class Overlay:
     web: str = ""
     pair_code: str = ""
     likely: tuple[int | None, ...] = ()
+    keys: tuple[tuple[str, str], ...] = ()
     review: tuple[tuple[str, str], ...] = ()
 
 
@@ -73,6 +75,9 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         dice, likely = (None,) * passed.dice, ()
         count = "1 die" if passed.dice == 1 else f"{passed.dice} dice"
         tray_label = f"{passed.player} passes {count} worth {passed.points}"
+    owner = next(  # the dice of a turn that ended: whose they are
+        (i for i, p in enumerate(state.players) if tray_label == f"{p.name}'s throw"), None
+    )
     winner = None
     if state.phase is Phase.OVER and state.winners:
         winner = state.players.index(state.winners[0])
@@ -105,6 +110,8 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         struck=struck,
         web=overlay.web,
         pair_code=overlay.pair_code,
+        keys=overlay.keys,
+        tray_owner=owner if owner != state.current else None,
     )
 
 

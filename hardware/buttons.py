@@ -36,6 +36,8 @@ class Button(StrEnum):
     """Correct the dice as read, or cancel the correction (a long press on STOP, or the c key)."""
     QUIT = "quit"
     """Leave the program (keyboard only: q, Escape, or closing the window)."""
+    HELP = "help"
+    """Say which key presses which button (keyboard only: h or ?)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """Keyboard keys as buttons: r = ROLL, s = STOP, space/tab = SELECT, m = MENU, c = CORRECT,
-q/Escape = QUIT."""
+h/? = HELP, q/Escape = QUIT; and the key hints the screens show beside the button words."""
 
 from __future__ import annotations
 
@@ -17,11 +17,53 @@ KEYMAP: Mapping[str, Button] = {
     "tab": Button.SELECT,
     "m": Button.MENU,
     "c": Button.CORRECT,
+    "h": Button.HELP,
+    "?": Button.HELP,
     "q": Button.QUIT,
     "escape": Button.QUIT,
     "quit": Button.QUIT,
 }
 """Key names (as `KeySource.read_keys()` gives them) to logical buttons."""
+
+BUTTON_WORDS: Mapping[str, Button] = {
+    "ROLL": Button.ROLL,
+    "STOP": Button.STOP,
+    "SELECT": Button.SELECT,
+    "hold SELECT": Button.MENU,
+    "hold STOP": Button.CORRECT,
+}
+"""The words the prompts use for the buttons (a long press is "hold ...")."""
+
+_HELP = (
+    (Button.ROLL, "ROLL"),
+    (Button.STOP, "STOP"),
+    (Button.SELECT, "SELECT"),
+    (Button.MENU, "menu"),
+    (Button.CORRECT, "correct the dice"),
+    (Button.HELP, "this help"),
+    (Button.QUIT, "quit"),
+)
+
+
+def _names(keymap: Mapping[str, Button], button: Button) -> list[str]:
+    """The keys pressing ``button``, as a person reads them ("Esc", not "escape")."""
+    shown = {"escape": "Esc", "quit": ""}
+    return [shown.get(key, key) for key in keymap if keymap[key] is button and shown.get(key, key)]
+
+
+def key_hints(keymap: Mapping[str, Button] = KEYMAP) -> tuple[tuple[str, str], ...]:
+    """Each button word of the prompts and the key that presses it (its first in ``keymap``):
+    (("ROLL", "r"), ("STOP", "s"), ("SELECT", "space"), ("hold SELECT", "m"), ...)."""
+    hints = ((word, _names(keymap, button)) for word, button in BUTTON_WORDS.items())
+    return tuple((word, names[0]) for word, names in hints if names)
+
+
+def help_line(keymap: Mapping[str, Button] = KEYMAP) -> str:
+    """Every key in one line: "keys: r ROLL · s STOP · space/tab SELECT · m menu · ..."."""
+    parts = [
+        f"{'/'.join(names)} {what}" for button, what in _HELP if (names := _names(keymap, button))
+    ]
+    return "keys: " + " · ".join(parts)
 
 
 class KeyboardButtons(Closing):
@@ -34,6 +76,10 @@ class KeyboardButtons(Closing):
 
     source = "keyboard"
     """Who presses, as a correction records it."""
+    keys: tuple[tuple[str, str], ...]
+    """The key beside each button word (`key_hints`), for the screens to show."""
+    help: str
+    """Every key in one line (`help_line`), said when HELP is pressed."""
 
     def __init__(
         self,
@@ -46,6 +92,8 @@ class KeyboardButtons(Closing):
         self._terminal: TerminalKeys | None = None
         self._clock = clock
         self._keymap = dict(keymap)
+        self.keys = key_hints(self._keymap)
+        self.help = help_line(self._keymap)
 
     def _current_sources(self) -> tuple[KeySource, ...]:
         if self._sources is not None:

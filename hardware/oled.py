@@ -113,25 +113,10 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     calibrated (the view holds its picture or its checks), the calibration's own layout
     (`_draw_calibrating`).
     """
-    current = view.current_player
     winner = view.winner_player
     calibrating = view.picture is not None or bool(view.checks)
     draw.rectangle((0, 0, width - 1, 11), fill=WHITE)
-    if calibrating:
-        to_fix = sum(check.startswith("FIX ") for check in view.checks)
-        left = "CALIBRATE"
-        right = "" if not view.checks else f"{to_fix} to fix" if to_fix else "all ok"
-    elif view.phase is Phase.MENU:
-        left, right = "MENU", f"code {view.pair_code}" if view.pair_code else ""
-    elif view.phase is Phase.CORRECTING:
-        left, right = "CORRECT DICE", f"{(view.cursor or 0) + 1}/{len(view.dice)}"
-    elif winner is not None:
-        left, right = f"{winner.name} wins!", str(winner.total)
-    elif current is not None:
-        cpu = " (cpu)" if current.is_computer else ""
-        left, right = f"{current.name}{cpu}", str(current.total)
-    else:
-        left, right = view.title, view.rules
+    left, right = top_bar(view)
     right = _fit(right, 11, width // 2)  # a rules file may name its rules at length
     draw.text((width - 2, 6), right, fill=BLACK, font=font(11), anchor="rm")
     room = width - 6 - int(_length(right, 11))
@@ -175,6 +160,47 @@ def render_oled(view: TableView, draw: ImageDraw.ImageDraw, *, width: int = 128)
     else:
         _draw_web(draw, view, width)
     _draw_rows(draw, view, width)
+
+
+def top_bar(view: TableView) -> tuple[str, str]:
+    """The inverted top bar's left and right text: whose dice lie in the tray and their total
+    (the player of the throw shown, who is the current player unless their turn just ended and
+    their dice still lie there), the winner, MENU, CORRECT DICE or CALIBRATE."""
+    if view.picture is not None or view.checks:
+        to_fix = sum(check.startswith("FIX ") for check in view.checks)
+        return "CALIBRATE", "" if not view.checks else f"{to_fix} to fix" if to_fix else "all ok"
+    if view.phase is Phase.MENU:
+        return "MENU", f"code {view.pair_code}" if view.pair_code else ""
+    if view.phase is Phase.CORRECTING:
+        return "CORRECT DICE", f"{(view.cursor or 0) + 1}/{len(view.dice)}"
+    winner = view.winner_player
+    if winner is not None:
+        return f"{winner.name} wins!", str(winner.total)
+    shown = view.current if view.tray_owner is None or not view.dice else view.tray_owner
+    if shown is not None:
+        player = view.players[shown]
+        cpu = " (cpu)" if player.is_computer else ""
+        return f"{player.name}{cpu}", str(player.total)
+    return view.title, view.rules
+
+
+def _fit_named(text: str, size: int, width: int, names: list[str]) -> str:
+    """``text`` fitted to ``width`` as `_fit` does, but when the cut would lose a player's name
+    it loses words before the name instead ("the simulated .. for Expert")."""
+    cut = _fit(text, size, width)
+    if cut == text.translate(_PLAIN):
+        return cut
+    for name in sorted(names, key=len, reverse=True):
+        at = text.find(name)
+        if name and at > 0 and name.translate(_PLAIN) not in cut.removesuffix(".."):
+            tail = text[at:]
+            words = text[:at].split()
+            while words and _length(f"{' '.join(words)} .. {tail}".translate(_PLAIN), size) > width:
+                words.pop()
+            if words:
+                return f"{' '.join(words)} .. {tail}".translate(_PLAIN)
+            return _fit(tail, size, width)
+    return cut
 
 
 def _named(view: TableView, seat: int) -> str:
@@ -224,9 +250,10 @@ def text_rows(view: TableView, width: int = 128) -> list[tuple[int, int, str]]:
         lines = parts if len(parts) == 2 else _wrap(last, 10, width)
     else:
         lines = [view.message or view.tray_label, last]
+    names = [player.name for player in view.players]
     for y, line in zip(ALERT_ROWS[:2], lines, strict=False):
         size = 10 if _length(line.translate(_PLAIN), 10) <= width else 9
-        rows.append((y, size, _fit(line, size, width)))
+        rows.append((y, size, _fit_named(line, size, width, names)))
     return rows
 
 

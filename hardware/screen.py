@@ -105,7 +105,8 @@ class ScreenDisplay(Closing):
             if event.type == pygame.QUIT:
                 self._keys.append("quit")
             elif event.type == pygame.KEYDOWN:
-                self._keys.append(pygame.key.name(event.key).lower())
+                typed = "?" if event.unicode == "?" else pygame.key.name(event.key).lower()
+                self._keys.append(typed)
             elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
                 self._draw()
 

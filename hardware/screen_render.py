@@ -360,7 +360,7 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
     if view.remark:
         y = draw_remark(surface, view, pygame.Rect(left.left, y, left.width, 0), s)
     if view.message:
-        lines = wrap(view.message, round(25 * s), left.width - round(20 * s))[:2]
+        lines = wrap(view.with_keys(view.message), round(25 * s), left.width - round(20 * s))[:2]
         bar = pygame.Rect(left.left, y, left.width, round((10 + 24 * len(lines)) * s))
         pygame.draw.rect(surface, ALERT if view.alert else NOTICE, bar, border_radius=round(8 * s))
         for number, line in enumerate(lines):
@@ -392,10 +392,13 @@ def render_screen(view: TableView, surface: pygame.Surface, *, tick: int = 0) ->
         draw_menu(surface, view, s)
     pygame.draw.rect(surface, BAR, (0, height - round(40 * s), width, round(40 * s)))
     if view.prompt:
+        prompt, room = view.with_keys(view.prompt), width - round(32 * s)
+        sizes = [round(points * s) for points in (28, 24, 21, 18)]  # the key hints make it longer
+        size = next((size for size in sizes if font(size).size(prompt)[0] <= room), sizes[-1])
         text(
             surface,
-            view.prompt,
-            round(28 * s),
+            prompt,
+            size,
             INK,
             at=(width // 2, height - round(20 * s)),
             anchor="center",

@@ -99,12 +99,13 @@ def render_text(view: TableView) -> str:
     if view.last_turn and view.last_turn != view.message and view.winner is None:
         lines.append(f"last turn: {view.last_turn}")
     if view.message:
-        lines.append(f"! {view.message}" if view.alert else f"* {view.message}")
+        message = view.with_keys(view.message)
+        lines.append(f"! {message}" if view.alert else f"* {message}")
     lines.extend(f"  {check}" for check in view.checks)
     if view.hint:
         lines.append(f"hint: {view.hint}")
     if view.prompt:
-        lines.append(view.prompt)
+        lines.append(view.with_keys(view.prompt))
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ the engine, and a test can build any situation by hand.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -94,6 +95,10 @@ PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
 """Where the pips of each face lie on a 3×3 grid (column, row): what every display draws."""
 
 
+_BUTTON_WORD = re.compile(r"\b(?:hold )?(?:ROLL|STOP|SELECT)\b")
+"""A button word in a prompt or a message (a long press is "hold STOP")."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """Everything a screen shows about the table at one moment.
@@ -122,6 +127,12 @@ class TableView:
     ``picture`` is a camera picture (calibrating) that the big screen draws in the tray instead of
     the dice; the other displays ignore it. ``checks`` are lines listed beside it (the
     calibration's checks, "FIX ..." lines first), drawn on the big screen and the terminal.
+    ``tray_owner`` is the index of the player whose throw lies in the tray when it is not the
+    current player's (the turn it ended has passed on), so that a small display naming one
+    player shows that player's name above those dice.
+    ``keys`` pairs each button word with the key that presses it when the buttons are keys
+    (("ROLL", "r"), ("hold SELECT", "m") ...; empty for push-buttons): the terminal and the big
+    screen show the key beside the word (`with_keys`).
     ``review`` is, at the end of a game, each player's review in the order of ``players``: the
     accuracy of their decisions ("97%") and their biggest swing ("+31% on turn 15: banked 1150"),
     empty until the review is made (`device.review`).
@@ -156,10 +167,12 @@ class TableView:
     picture: Picture | None = None
     checks: tuple[str, ...] = ()
     likely: tuple[int | None, ...] = ()
+    keys: tuple[tuple[str, str], ...] = ()
+    tray_owner: int | None = None
     review: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("current", "winner"):
+        for name in ("current", "winner", "tray_owner"):
             index = getattr(self, name)
             if index is not None and not 0 <= index < len(self.players):
                 raise InvalidView(
@@ -193,6 +206,16 @@ class TableView:
         if self.phase is Phase.ROLLING or index in self.struck:
             return None
         return self.likely[index] if 0 <= index < len(self.likely) else None
+
+    def with_keys(self, text: str) -> str:
+        """``text`` with the key beside each button word it names ("ROLL [r]: throw 6 dice",
+        "hold SELECT [m] for the menu"); as it is when the buttons are no keys."""
+        if not self.keys:
+            return text
+        keys = dict(self.keys)
+        return _BUTTON_WORD.sub(
+            lambda word: f"{word[0]} [{keys[word[0]]}]" if word[0] in keys else word[0], text
+        )
 
     @property
     def current_player(self) -> PlayerView | None:

@@ -124,6 +124,9 @@ class Rig:
     buttons: ScriptedButtons
     memory: MemoryDisplay
     oracle: OracleRenderer
+    auto_roll: bool = True
+    """Whether the people at the table press ROLL whenever their throw waits for it (the
+    simulated camera throws a person's dice on ROLL); tests of that wait turn it off."""
 
     @property
     def view(self) -> TableView:
@@ -133,9 +136,12 @@ class Rig:
 
     def step(self, n: int = 1, dt: float = 0.1) -> TableView:
         """Advance the clock by ``dt`` and step ``n`` times."""
+        controller = self.table.controller
         for _ in range(n):
             self.clock[0] += dt
-            self.table.controller.step(self.clock[0])
+            if self.auto_roll and controller.waits_for_roll:
+                controller.press(Button.ROLL, self.clock[0])
+            controller.step(self.clock[0])
         return self.view
 
     def until(self, done: Callable[[TableView], bool], limit: int = 200) -> TableView:

@@ -30,6 +30,7 @@ def test_killed_mid_correction_then_corrected_and_replayed(tmp_path: Path) -> No
 
     first = _start(config, tmp_path / "first.txt")
     try:
+        _press(first, "r")  # Ann throws
         _wait("the first throw", lambda: _replay(database).phase is Phase.KEEP, first)
         _press(first, "cr")  # open the correction, die 1: 1 -> 2, and no STOP yet
         out = tmp_path / "first.txt"

@@ -13,6 +13,7 @@ from device.notify import Notifier
 from device.session import Seat, Session, rules_for
 from device.store import GameStore
 from engine.events import Banked, Thrown
+from hardware.buttons import Button
 from tests.device.harness import config, open_rig
 
 MAX_STEPS = 1000
@@ -62,6 +63,7 @@ def test_the_loop_steps_until_shut_down_and_pings_the_watchdog(tmp_path: Path) -
         clock[0] += seconds
 
     with rig.table:
+        rig.buttons.press(Button.ROLL)  # Ann throws
         steps = run_loop(
             rig.table.controller,
             clock=lambda: clock[0],

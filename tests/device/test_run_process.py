@@ -101,6 +101,7 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
 
     first = _start(config, tmp_path / "first.txt")
     try:
+        _press(first, "r")  # Ann throws (the simulated camera waits for a person's ROLL)
         _wait("a second throw in a turn", second_throw_to_keep, first)
         first.send_signal(signal.SIGKILL)
         first.wait(timeout=30)
@@ -128,6 +129,7 @@ def test_killed_mid_turn_resumes_exactly(tmp_path: Path) -> None:
         _wait("the bank", lambda: len(_events(database)) == len(before) + 2, second)
         assert _events(database)[-1] == {"type": "banked", "player": "Ann", "points": 1100}
         # Bob's turn: the new process's camera script starts again with 1 1 1 2 3 4.
+        _press(second, "r")
         _wait("Bob's throw", lambda: _replay(database).phase is Phase.KEEP, second)
         _press(second, "s")  # Bob keeps 1 1 1 and banks 1000: his last turn, Ann wins
         _wait("the end", lambda: _replay(database).phase is Phase.OVER, second)

@@ -75,7 +75,11 @@ def test_prompts_and_refusal_messages() -> None:
     by_hand = prompt_for(state, False, {"Ann": "expert"}, (), virtual=False)
     assert by_hand == "throw 5 dice for Ann (computer)"
     simulated = prompt_for(state, False, {}, (), simulated=True)
-    assert simulated == "the simulated camera throws 5 dice for Ann: just watch"
+    assert simulated == "ROLL: Ann throws 5 dice"  # a person's throw waits for ROLL
+    rolled = prompt_for(state, False, {}, (), simulated=True, rolled=True)
+    assert rolled == "the simulated camera throws 5 dice for Ann"
+    for_a_computer = prompt_for(state, False, {"Ann": "expert"}, (), virtual=False, simulated=True)
+    assert for_a_computer == "the simulated camera throws 5 dice for Ann"
     state = apply(state, Thrown("Ann", (1, 1, 1, 1, 2)))
     assert prompt_for(state, False, {}, ()) == "ROLL: throw 1  STOP: bank 1100"
     assert prompt_for(state, True, {}, ()) == "Ann: throw 1 die"

@@ -220,6 +220,15 @@ def _scores(driver: Any) -> dict[str, str]:
     return dict((name, score) for name, score in rows)
 
 
+def _red(driver: Any) -> list[str]:
+    """The texts shown in red (the reply and the table's message as problems)."""
+    texts: list[str] = driver.execute_script(
+        "return [...document.querySelectorAll('#reply.error, #message.alert')]"
+        ".filter((e) => !e.hidden).map((e) => e.textContent)"
+    )
+    return texts
+
+
 def _screenshots(driver: Any, folder: Path, moment: str) -> dict[str, dict[str, Any]]:
     """Screenshots at each size, scrolled to the top (the first screen); for each, where the
     essentials lie and how large they are."""
@@ -240,6 +249,7 @@ def _screenshots(driver: Any, folder: Path, moment: str) -> dict[str, dict[str, 
               width: window.innerWidth, height: window.innerHeight,
               scrollWidth: document.documentElement.scrollWidth,
               turn: box("turn"), dice: box("dice"), scores: box("scores"),
+              pair: box("pair-code"),
               turnFont: parseFloat(getComputedStyle(document.getElementById("turn")).fontSize),
               scoreFont: parseFloat(getComputedStyle(
                 document.querySelector("#scores td.score")).fontSize),
@@ -279,24 +289,20 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     driver.get(table.url)
     driver.execute_script("window.dicekeeperMark = 'not reloaded'")
 
-    # Read-only, live: Ann's first throw as the table reads it, with its keeps.
+    # Read-only, live: Ann's turn, her throw waiting for her ROLL (the simulated camera throws
+    # a person's dice when asked, as a hand would); the page says it in its own buttons' words.
     _until("the page live", lambda: _by_id(driver, "live").text == "live", table)
     _until("Ann's turn", lambda: _by_id(driver, "turn").text == "Ann's turn", table)
-    _until("Ann's first throw", lambda: _dice(driver) == ["1", "1", "1", "2", "3", "4"], table)
-    assert _options(driver)[0].endswith("= 1000")
+    _until("Ann's prompt", lambda: _by_id(driver, "prompt").text == "Roll: Ann throws 6 dice")
+    assert _dice(driver) == []
     assert not _by_id(driver, "controls").is_displayed()
     assert _by_id(driver, "pair-form").is_displayed()
-    assert not _by_id(driver, "dice").find_element("css selector", "button").is_enabled()
     assert _scores(driver) == {"Ann": "0", "Bob": "0"}
-    _check_layout(_screenshots(driver, shots, "read-only"))
-
-    # The camera's picture of the tray on request (the simulated camera's 320×240 frame).
-    _by_id(driver, "camera-toggle").click()
-    picture = "const i = document.getElementById('camera'); return i.complete && i.naturalWidth"
-    assert _until("the camera's picture", lambda: driver.execute_script(picture), table) == 320
-    assert "/api/camera.jpg?n=" in _by_id(driver, "camera").get_attribute("src")
-    _by_id(driver, "camera-toggle").click()
-    assert not _by_id(driver, "camera").is_displayed()
+    seen = _screenshots(driver, shots, "read-only")
+    _check_layout(seen)
+    for name, (_, height) in SIZES.items():  # unpaired: the pairing on the first screen
+        assert seen[name]["pair"]["bottom"] <= height, (name, seen[name]["pair"])
+    assert seen["phone"]["pair"]["top"] < seen["phone"]["scores"]["top"]
 
     # A wrong code is refused; the code the table printed pairs.
     _by_id(driver, "pair-code").send_keys("0000" if table.pairing_code() != "0000" else "1111")
@@ -308,7 +314,35 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     _by_id(driver, "pair-form").submit()
     _until("the controls", lambda: _by_id(driver, "controls").is_displayed(), table)
     assert _by_id(driver, "paired").is_displayed()
+    assert _by_id(driver, "roll").text == "Roll"
+
+    # A refusal shows in red until the next action: Bank before a throw, then Roll.
+    _by_id(driver, "bank").click()
+    _until("the refusal", lambda: "throw the dice first" in _by_id(driver, "reply").text, table)
+    assert "error" in _by_id(driver, "reply").get_attribute("class")
+    _by_id(driver, "roll").click()
+    _until("Ann's first throw", lambda: _dice(driver) == ["1", "1", "1", "2", "3", "4"], table)
+    assert not _red(driver), _red(driver)
+    assert _options(driver)[0].endswith("= 1000")
     assert _by_id(driver, "roll").text == "Keep & roll"
+    assert _by_id(driver, "prompt").text == "Tap a keep · Keep & roll · Keep & bank"
+
+    # The camera's picture of the tray on request (the simulated camera's 320×240 frame).
+    _by_id(driver, "camera-toggle").click()
+    picture = "const i = document.getElementById('camera'); return i.complete && i.naturalWidth"
+    assert _until("the camera's picture", lambda: driver.execute_script(picture), table) == 320
+    assert "/api/camera.jpg?n=" in _by_id(driver, "camera").get_attribute("src")
+    _by_id(driver, "camera-toggle").click()
+    assert not _by_id(driver, "camera").is_displayed()
+
+    # A player asking to join during a turn takes a seat at the start of the next round.
+    driver.find_element("css selector", "#setup summary").click()
+    _by_id(driver, "add-name").send_keys("Cleo")
+    _by_id(driver, "add-form").submit()
+    _until("Cleo's answer", lambda: "Cleo" in _by_id(driver, "reply").text, table)
+    assert _by_id(driver, "reply").text == "Cleo joins at the start of the next round"
+    assert "error" not in _by_id(driver, "reply").get_attribute("class")
+    driver.find_element("css selector", "#setup summary").click()
 
     # Correct the 4 to a 5: tap it once, confirm; the table scores the corrected throw.
     driver.find_elements("css selector", "#dice .die-button")[5].click()
@@ -344,6 +378,8 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     # Opening a correction changes no die, and Confirm waits for a change; one begun and
     # cancelled sends nothing.
     bobs = ["2", "3", "4", "6", "6", "5"]
+    _until("Bob's Roll", lambda: _by_id(driver, "prompt").text == "Roll: Bob throws 6 dice")
+    _by_id(driver, "roll").click()
     _until("Bob's throw", lambda: _dice(driver) == bobs, table)
     _by_id(driver, "correct").click()
     assert _dice(driver) == bobs and _by_id(driver, "correcting").is_displayed()
@@ -353,16 +389,21 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     _by_id(driver, "correct-cancel").click()
     assert _dice(driver) == bobs
 
-    # A request the table refuses (409) shows the table's own message, and changes nothing.
+    # A request the table refuses (409) shows the table's own message, and changes nothing;
+    # the next action (a keep tapped) leaves nothing in red.
     driver.find_element("css selector", "#setup summary").click()
-    _by_id(driver, "add-name").send_keys("Cleo")
+    _by_id(driver, "add-name").send_keys("Dan")
     _by_id(driver, "add-form").submit()
-    reply = _until("the refusal", lambda: "Cleo" in _by_id(driver, "reply").text, table) and (
+    reply = _until("the refusal", lambda: "Dan" in _by_id(driver, "reply").text, table) and (
         _by_id(driver, "reply").text
     )
-    assert reply.startswith("cannot add the player 'Cleo' during a turn"), reply
+    assert reply == "cannot add the player 'Dan' during the final round", reply
     assert "error" in _by_id(driver, "reply").get_attribute("class")
     assert list(_scores(driver)) == ["Ann", "Bob"]
+    driver.find_element("css selector", "#setup summary").click()
+    driver.find_elements("css selector", "#options .option")[0].click()
+    _until("the keep tapped", lambda: not _by_id(driver, "reply").is_displayed(), table)
+    assert not _red(driver), _red(driver)
 
     _check_layout(_screenshots(driver, shots, "after-bank"))
     assert driver.execute_script("return window.dicekeeperMark") == "not reloaded"
