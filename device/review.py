@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ __all__ = [
     "configure",
     "configured",
     "find_stored",
+    "own_table",
     "percent",
     "review_rows",
     "review_stored",
@@ -59,7 +61,7 @@ class ReviewSettings:
     mistake: float = MISTAKE
     blunder: float = BLUNDER
     tables: TableSource | None = None
-    """None: the cached tables the computer players use (`device.computer.cached_table`)."""
+    """None: the cached tables the computer players use, as the thread's own (`own_table`)."""
 
 
 def find_stored(store: GameStore, game_id: int | None) -> StoredGame:
@@ -110,6 +112,33 @@ def configured() -> ReviewSettings:
     return _SETTINGS
 
 
+_VIEWS = threading.local()
+
+
+def own_table(rules: Rules) -> OptimalTable | None:
+    """The computer players' cached table of ``rules`` (`device.computer.cached_table`) as this
+    thread's own: the same arrays, only read, with a cache of turns of its own. A review runs in
+    the web's or its own thread while computer players may use the table in the table's thread,
+    and one table's cache of turns is not safe to share between threads."""
+    table = cached_table(rules)
+    if table is None:
+        return None
+    views: dict[Rules, OptimalTable] = getattr(_VIEWS, "tables", {})
+    _VIEWS.tables = views
+    view = views.get(rules)
+    if view is None or view.start is not table.start:
+        view = views[rules] = OptimalTable(
+            table.rules,
+            table.unit,
+            table.target,
+            table.margin,
+            table.seats,
+            table.start,
+            table.passes,
+        )
+    return view
+
+
 def review_stored(stored: StoredGame, settings: ReviewSettings | None = None) -> Review:
     """The review of a stored game (see the module docstring); `ReviewRefused` if its events do
     not replay."""
@@ -117,7 +146,7 @@ def review_stored(stored: StoredGame, settings: ReviewSettings | None = None) ->
     try:
         rules, events = _rules_and_events(stored)
         players = _players(events)
-        tables = settings.tables or cached_table
+        tables = settings.tables or own_table
         table = tables(rules) if players == 2 else None
         return review_game(
             rules, events, table=table, mistake=settings.mistake, blunder=settings.blunder
@@ -274,7 +303,12 @@ class TableReview:
         rows = self._rows
         if rows is None or not rows.done():
             return ()
-        return rows.result()
+        try:
+            return rows.result()
+        except Exception:  # a fault of the review must not stop the table
+            log.exception("the review of game %d failed", session.game_id)
+            self._rows = None
+            return ()
 
     def _review_rows(self, stored: StoredGame, names: tuple[str, ...]) -> ReviewRows:
         try:

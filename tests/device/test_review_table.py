@@ -154,3 +154,21 @@ def test_the_big_screen_draws_the_review_in_the_tray() -> None:
     # each player's line is in their colour
     colours = {tuple(after.get_at((x, y)))[:3] for x in range(16, 496) for y in range(110, 250)}
     assert tuple(player_color(0))[:3] in colours and tuple(player_color(1))[:3] in colours
+
+
+def test_each_thread_reviews_with_its_own_view_of_the_shared_table() -> None:
+    import threading
+
+    from device.computer import cached_table
+    from device.review import own_table
+
+    shared = cached_table(PIG)
+    mine = own_table(PIG)
+    assert shared is not None and mine is not None
+    assert mine is not shared and mine.start is shared.start and mine.passes is shared.passes
+    assert own_table(PIG) is mine
+    theirs: list[object] = []
+    worker = threading.Thread(target=lambda: theirs.append(own_table(PIG)))
+    worker.start()
+    worker.join()
+    assert theirs[0] is not mine and theirs[0] is not shared
