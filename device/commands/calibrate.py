@@ -431,9 +431,11 @@ class _LiveView:
 
 
 def _check_new_png(option: str, path: Path) -> None:
+    """``path`` as a PNG to write (overwritten if present, as every output file): `BadOutput`
+    for a folder, a missing folder or another extension."""
     text = str(path)
-    if path.exists():
-        raise BadOutput(f"{option} {text!r} already exists; name a new file")
+    if path.is_dir():
+        raise BadOutput(f"{option} {text!r} is a folder, not an image file")
     if not path.parent.is_dir():
         raise BadOutput(f"{option} {text!r}: the folder {str(path.parent)!r} does not exist")
     if path.suffix.lower() != ".png":

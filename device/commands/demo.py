@@ -2,7 +2,8 @@
 
 Every throw is rendered by the simulated camera, read from the frames by the dice reader, settled
 by the settle tracker, scored by the engine and shown on the displays (a window when there is a
-display, otherwise the terminal); the computer players decide. No input is needed; the demo ends
+display, in real time unless ``--fast``; otherwise the table printed once a turn, as fast as it
+reads); the computer players decide. No input is needed; the demo ends
 with the winner and one line on the reader: how many throws it read exactly as rendered, how many
 the players corrected, how many were refused and thrown again, and how many were scored wrongly.
 With ``--correct`` the simulated people check every reading against what the camera rendered and
@@ -37,6 +38,7 @@ from hardware.backends import Closing
 from hardware.buttons import Button, ScriptedButtons
 from hardware.display import Display, MultiDisplay
 from hardware.screen import ScreenDisplay
+from hardware.terminal import TerminalDisplay, render_text
 from hardware.view import TableView
 from vision.types import Frame, Reading
 
@@ -77,7 +79,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(with --calibrate, of the calibration's result first)",
     )
     parser.add_argument(
-        "--fast", action="store_true", help="do not wait between steps (as fast as it reads)"
+        "--fast",
+        action="store_true",
+        help="in a window, do not wait between steps (without a window the demo never waits)",
     )
     parser.add_argument(
         "--correct",
@@ -242,7 +246,7 @@ def handle(args: argparse.Namespace) -> int:
         if not has_window:
             os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # draw off-screen for the PNGs
         displays.append({"kind": "screen", "width": 800, "height": 480})
-    if not has_window:
+    if not has_window:  # printed once a turn by `_play`, not at every change
         displays.append({"kind": "terminal"})
     oled = None
     if args.screenshots:
@@ -299,7 +303,7 @@ def handle(args: argparse.Namespace) -> int:
         ) as table:
             table.controller.on_event = people.on_event
             table.controller.on_refused = people.on_refused
-            _play(table, people, real, fake, oled, args.screenshots)
+            _play(table, people, real, fake, oled, args.screenshots, print_turns=not has_window)
             state_now = table.controller.state
             if args.keep_photos:
                 kept = _keep_photos(table, args.keep_photos)
@@ -309,7 +313,9 @@ def handle(args: argparse.Namespace) -> int:
     if args.screenshots:
         print(f"screenshots in {args.screenshots}")
     if args.keep_photos:
-        print(f"photos: {kept[0]} labelled photos ({kept[1]} dice) in {args.keep_photos}")
+        photos = "1 labelled photo" if kept[0] == 1 else f"{kept[0]} labelled photos"
+        dice = "1 die" if kept[1] == 1 else f"{kept[1]} dice"
+        print(f"photos: {photos} ({dice}) in {args.keep_photos}")
     print(people.summary)
     return 0
 
@@ -376,8 +382,16 @@ def _play(
     fake: list[float],
     oled: object,
     shots: Path | None,
+    *,
+    print_turns: bool = False,
 ) -> None:
+    """Step the table until the game is won; ``print_turns``: print the table as the terminal
+    shows it once each turn has ended (and at the start and the end), not at every change."""
     controller = table.controller
+    if print_turns:
+        multi = table.display
+        multi.displays = tuple(d for d in multi.displays if not isinstance(d, TerminalDisplay))
+        print(render_text(controller.view()), end="\n\n", flush=True)
     period = 1 / 20
     last_turn = controller.state.last_turn
     turns = 0
@@ -392,6 +406,8 @@ def _play(
         else:
             fake[0] += period
         state = controller.state
+        if state.last_turn != last_turn and print_turns:
+            print(render_text(controller.view()), end="\n\n", flush=True)
         if shots is not None and state.last_turn != last_turn:
             turns += 1
             _screenshots(table.display.displays, oled, shots, f"turn-{turns:03d}")

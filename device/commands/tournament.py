@@ -284,7 +284,11 @@ COLOURS = (
 
 
 def save_plot(path: str, rules: Rules, standings: list[Standing], *, games: int = 12) -> None:
-    """Draw the first ``games`` games' score trajectories per player (thin) and the mean (thick)."""
+    """Draw the first ``games`` games' score trajectories per player (thin) and the mean (thick).
+
+    Each entrant's mean is drawn narrower than the one before, so where two means coincide the
+    later one runs inside the earlier (a stripe of each colour), never hiding it; the legend
+    shows the same widths."""
     from PIL import Image, ImageDraw
 
     width, height, left, bottom, top, right = 900, 560, 70, 50, 30, 190
@@ -319,13 +323,23 @@ def save_plot(path: str, rules: Rules, standings: list[Standing], *, games: int 
             points = [point(0, 0)] + [point(t + 1, v) for t, v in enumerate(trajectory)]
             draw.line(points, fill=faint, width=1)
         mean = _mean_trajectory(standing.trajectories, longest)
+        thick = mean_width(number, len(standings))
         draw.line(
-            [point(0, 0)] + [point(t + 1, v) for t, v in enumerate(mean)], fill=colour, width=3
+            [point(0, 0)] + [point(t + 1, v) for t, v in enumerate(mean)],
+            fill=colour,
+            width=thick,
+            joint="curve",
         )
         y = top + 20 * number
-        draw.line((width - right + 15, y + 6, width - right + 45, y + 6), fill=colour, width=3)
+        draw.line((width - right + 15, y + 6, width - right + 45, y + 6), fill=colour, width=thick)
         draw.text((width - right + 52, y), standing.name, fill="black")
     image.save(path)
+
+
+def mean_width(number: int, count: int) -> int:
+    """The width of entrant ``number``'s mean line out of ``count``: 3 pixels for the last, 3
+    more for each before it (the first of three is 9)."""
+    return 3 + 3 * (count - 1 - number)
 
 
 def tick_step(high: int) -> int:

@@ -79,18 +79,21 @@ def test_text_and_annotated_picture(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert boxes > 100
 
 
-def test_an_existing_annotate_file_is_refused(
+def test_an_existing_annotate_file_is_overwritten_a_wrong_one_refused(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """As every output file (README): an existing file is overwritten; a folder, a missing
+    folder or another extension is refused before measuring."""
     config = _config_file(tmp_path)
     picture = tmp_path / "there.png"
-    picture.write_bytes(b"keep me")
-    assert main(["calibrate", "--config", str(config), "--annotate", str(picture)]) == 2
-    assert picture.read_bytes() == b"keep me"
-    assert "already exists" in caplog.text
+    picture.write_bytes(b"old")
+    assert main(["calibrate", "--config", str(config), "--annotate", str(picture), "--yes"]) == 0
+    image = cv2.imread(str(picture))
+    assert image is not None and image.shape == (480, 640, 3)
+    (tmp_path / "state" / CALIBRATION_NAME).unlink()
+    for wrong in (tmp_path / "picture.txt", tmp_path, tmp_path / "missing" / "a.png"):
+        assert main(["calibrate", "--config", str(config), "--annotate", str(wrong)]) == 2
     assert not (tmp_path / "state" / CALIBRATION_NAME).exists()
-    wrong = tmp_path / "picture.txt"
-    assert main(["calibrate", "--config", str(config), "--annotate", str(wrong)]) == 2
 
 
 class _Camera:

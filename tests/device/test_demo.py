@@ -23,3 +23,6 @@ def test_demo_plays_to_a_winner_through_camera_reader_and_screens(tmp_path: Path
     )
     for name in ("final-screen.png", "final-oled.png", "turn-001-screen.png"):
         assert (shots / name).stat().st_size > 0
+    # Without a window the table is printed at the start and once a turn, not at every change.
+    turns = len(list(shots.glob("turn-*-screen.png")))
+    assert stdout.count("== dicekeeper · greed ==") == turns + 1
