@@ -238,7 +238,8 @@ def text_lines(review: Review, stored: StoredGame) -> list[str]:
 
 ReviewRows = tuple[tuple[str, str], ...]
 """Per player, in the players' order: the accuracy ("97%") and the biggest swing ("+31% on turn
-15: banked 1150"), as `hardware.view.TableView.review` holds them."""
+15: banked 1150"; by expected points "turn 15: banked 1150 (+750 on 400 expected)"), as
+`hardware.view.TableView.review` holds them."""
 
 
 def review_rows(review: Review, names: tuple[str, ...]) -> ReviewRows:
@@ -253,8 +254,10 @@ def review_rows(review: Review, names: tuple[str, ...]) -> ReviewRows:
         swing = ""
         if player.swings:
             top = player.swings[0]
-            change = f"{100 * top.change:+.0f}%" if review.curve else f"{top.change:+.0f} points"
-            swing = f"{change} on turn {top.turn}: {top.what}"
+            if review.curve:
+                swing = f"{100 * top.change:+.0f}% on turn {top.turn}: {top.what}"
+            else:
+                swing = swing_text(review, top.turn, top.before, top.after, top.what)
         rows.append((f"{player.accuracy:.0f}%", swing))
     return tuple(rows)
 
