@@ -14,8 +14,10 @@ their own score, so the states still playing at turn total k (those with ``k < s
 always a prefix of the vectors. Farkle to 10,000 takes 75 s of one desktop core (the reference:
 39 minutes), greed-house about 105 s and 150 MB.
 
-The tests check that both solvers give the same table to 1e-9 on small targets of every rule
-set; `benchmarks/strategy.py` measures the time and memory at the rule sets' own targets.
+Where a wipe-out sends a score back to 0, the whole run of diagonals repeats as in the reference
+until the start values settle. The tests check that both solvers give the same table to 1e-9 on
+small targets of every rule set; `benchmarks/strategy.py` measures the time and memory at the
+rule sets' own targets.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy.typing as npt
 
 from engine.rules import EndRule, Rules
 from engine.solver_model import DiceModel
-from engine.solver_optimal import TOLERANCE, OptimalTable, Progress, empty_table
+from engine.solver_optimal import TOLERANCE, WIPE_ROUNDS, OptimalTable, Progress, empty_table
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -84,11 +86,13 @@ class _Throws:
         if at != len(sets):
             raise ValueError(f"an option set of more than {_SIZES[-1]} moves")
         self.weights: Floats = weights
-        self.bust: Floats = np.array([dm.bust for dm in models])[:, None]
+        self.bust: Floats = np.array([dm.bust - dm.wipe for dm in models])[:, None]
+        self.wipe: Floats = np.array([dm.wipe for dm in models])[:, None]
 
-    def chance(self, values: Floats, k: int, count: int, lose: Floats) -> Floats:
-        """``[model, state]``: the chance of throwing at turn total k, first ``count`` states."""
-        result: Floats = self.bust * lose[None, :count]
+    def chance(self, values: Floats, k: int, count: int, lose: Floats, wiped: Floats) -> Floats:
+        """``[model, state]``: the chance of throwing at turn total k, first ``count`` states
+        (``lose``: the value of a bust, ``wiped``: of a wipe-out, per state)."""
+        result: Floats = self.bust * lose[None, :count] + self.wipe * wiped[None, :count]
         if not self.buckets:
             return result
         view = values[:, :count]
@@ -136,12 +140,18 @@ class _FastSolver:
     # --- the diagonals -----------------------------------------------------------------------
 
     def run(self, progress: Progress | None) -> None:
+        """Sweep the diagonals, again while a wipe-out's values (scores back to 0) still move."""
         t = self.t
         top = 2 * t.target - 2
-        for total in range(top, -1, -1):
-            self.diagonal(total)
-            if progress is not None:
-                progress(top - total + 1, top + 1)
+        wipes = any(dm.wipe for dm in t.model.by_dice)
+        for _ in range(WIPE_ROUNDS if wipes else 1):
+            before = self.start.copy()
+            for total in range(top, -1, -1):
+                self.diagonal(total)
+                if progress is not None:
+                    progress(top - total + 1, top + 1)
+            if np.abs(self.start - before).max() < TOLERANCE:
+                break
 
     def diagonal(self, total: int) -> None:
         """Solve every state with i + j == total."""
@@ -220,18 +230,20 @@ class _FastSolver:
         rows = self.rows
         values = states.values
         values[:] = states.banks
+        o = 1 - states.s if t.seats == 2 else states.s
+        wiped = np.where(states.i == 0, lose, 1.0 - self.start[o, states.j, 0])
         if not t.rules.hot_dice:
             values[:rows] = np.where(states.banks[:rows] >= 0.0, states.banks[:rows], lose)
         width = len(states.states)
         for k in range(int(states.span.max()) - 1, 0, -1):
             # states.span is descending: the first `count` states have span > k
             count = int(np.searchsorted(-states.span, -k, side="left"))
-            chance = self.throws.chance(values, k, count, lose)
+            chance = self.throws.chance(values, k, count, lose, wiped)
             at = self.value_rows + k
             if states.rolls is not None:
                 states.rolls[at, :count] = chance
             values[at, :count] = np.maximum(chance, states.banks[at, :count])
-        start = self.starts.chance(values, 0, width, lose)
+        start = self.starts.chance(values, 0, width, lose, wiped)
         result: Floats = np.where(states.i == 0, start[1], start[0])
         return result
 
@@ -287,11 +299,12 @@ class _States:
         below = mine < t.target
         clipped = np.minimum(mine, t.target - 1)
         theirs = solver.start[o, j, clipped]
+        passes = (j > 0) | (not t.rules.pass_to_entered)
         if solver.passes is not None and n > 0:
             length = solver.pass_lengths[j, clipped]
             at = solver.pass_bases[o, j, clipped] + (n - 1) * length
             at = at + np.minimum(k, t.target + t.margin - 1 - j) - 1
-            usable = below & (k >= 1) & (length > 0)
+            usable = below & (k >= 1) & (length > 0) & passes
             offered = solver.passes[np.where(usable, at, 0)].astype(np.float64)
             theirs = np.where(usable, np.maximum(theirs, offered), theirs)
         before = 1.0 - theirs
@@ -307,7 +320,7 @@ class _States:
                 forced = np.where(
                     r > 0, solver.reach_at[n, np.clip(r, 0, t.reach.size - 1)], 1.0 - solver.bust[n]
                 )
-                chance = np.maximum(chance, forced)
+                chance = np.where(passes, np.maximum(chance, forced), chance)
             after = 1.0 - chance
             if t.seats == 2:
                 after = np.where(s == 1, 1.0, after)

@@ -23,7 +23,7 @@ from device.solver_fast import solve_fast
 from device.store import state_directory, write_atomically
 from engine.rules import Rules
 from engine.solver_model import throw_model
-from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key
+from engine.solver_optimal import BadTable, OptimalTable, Progress, rules_key, unsupported
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class DiskTables:
         if looked is not None and self.clock() - looked < RETRY_SECONDS:
             return None
         table = load_table(rules, self.directory)
-        if table is None and self.units(rules) <= self.limit_units:
+        if table is None and not unsupported(rules) and self.units(rules) <= self.limit_units:
             table = self.solve(rules)
         if table is None:
             self._missing[rules] = self.clock()
@@ -125,7 +125,7 @@ class DiskTables:
     @staticmethod
     def units(rules: Rules) -> int:
         """The target in solver units."""
-        return -(-rules.target // throw_model(rules).unit)
+        return -(-rules.goal // throw_model(rules).unit)
 
     def solve(self, rules: Rules) -> OptimalTable:
         """Solve ``rules`` now and cache the table on disk."""

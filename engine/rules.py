@@ -170,6 +170,23 @@ class Rules:
     """Named rules that need more than data, switched on by name (see `HOOKS`)."""
     bank_minimum: int = 0
     """The least turn total any bank needs, entered or not (Zilch: 300)."""
+    target_passed: bool = False
+    """True: the target must be passed, not just reached ("more than 10,000")."""
+    pass_to_entered: bool = False
+    """Passing: only a player who has entered (banked a turn) is offered the passed dice."""
+    inherited_enters: bool = True
+    """Passing: points taken over count toward the taker's entry threshold."""
+    penalty_points: int = 0
+    """What every ``penalty_busts``-th bust in a row costs (0: nothing; see `bust_points`)."""
+    penalty_busts: int = 3
+    below_zero: bool = False
+    """True: a penalty may take a score below zero (else it stops at zero)."""
+    every_die_scores: bool = False
+    """True: a throw busts unless every die thrown scores, and all of them are set aside."""
+    instant_win: tuple[tuple[int, ...], ...] = ()
+    """Throws holding any of these dice (ascending) win the game at once."""
+    wipe_out: tuple[tuple[int, ...], ...] = ()
+    """Throws holding any of these dice (ascending) lose the turn and the thrower's whole score."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -180,6 +197,8 @@ class Rules:
             ("target", 1),
             ("entry_threshold", 0),
             ("bank_minimum", 0),
+            ("penalty_points", 0),
+            ("penalty_busts", 1),
         ):
             value = getattr(self, key)
             if type(value) is not int or value < low:
@@ -188,9 +207,29 @@ class Rules:
             if not isinstance(getattr(self, key), kind):
                 allowed = ", ".join(repr(member.value) for member in kind)
                 raise InvalidRules(f"{key} = {getattr(self, key)!r}: allowed {allowed}")
-        for key in ("hot_dice", "passing"):
+        for key in (
+            "hot_dice",
+            "passing",
+            "target_passed",
+            "pass_to_entered",
+            "inherited_enters",
+            "below_zero",
+            "every_die_scores",
+        ):
             if not isinstance(getattr(self, key), bool):
                 raise InvalidRules(f"{key} = {getattr(self, key)!r}: must be true or false")
+        for key in ("instant_win", "wipe_out"):
+            for dice in getattr(self, key):
+                if (
+                    not isinstance(dice, tuple)
+                    or not 1 <= len(dice) <= self.dice
+                    or any(type(d) is not int or not 1 <= d <= self.faces for d in dice)
+                ):
+                    raise InvalidRules(
+                        f"{key} entry {list(dice)!r}: 1 to {self.dice} dice of faces "
+                        f"1-{self.faces} can never be thrown otherwise"
+                    )
+            object.__setattr__(self, key, tuple(tuple(sorted(d)) for d in getattr(self, key)))
         if not isinstance(self.hooks, tuple) or any(hook not in HOOKS for hook in self.hooks):
             allowed = ", ".join(repr(name) for name in HOOKS)
             raise InvalidRules(f"hooks = {self.hooks!r}: allowed {allowed}")
@@ -213,23 +252,46 @@ class Rules:
             return True
         return best >= self.entry_threshold
 
-    def bank_enters(self, turn_total: int, *, entered: bool) -> bool:
+    def bank_enters(self, turn_total: int, *, entered: bool, inherited: int = 0) -> bool:
         """Whether a player may bank ``turn_total`` (False: below the entry threshold or the bank
-        minimum)."""
+        minimum); ``inherited`` of it taken over from a pass, which counts toward the threshold
+        only under ``inherited_enters``."""
         if turn_total < self.bank_minimum:
             return False
         if entered or self.entry not in (EntryRule.BANKED_TURN, EntryRule.FIRST_SCORE):
             return True
-        return turn_total >= self.entry_threshold
+        own = turn_total if self.inherited_enters else turn_total - inherited
+        return own >= self.entry_threshold
 
     def bust_points(self, *, busts_in_a_row: int, total: int) -> int:
         """Points a bust records, after ``busts_in_a_row`` busts and with ``total`` before it.
 
-        0, but with ``"zilch-penalty"`` every third bust in a row costs 500 (never below 0).
+        0, but every ``penalty_busts``-th bust in a row costs ``penalty_points`` (the hook
+        ``"zilch-penalty"``: 500 every third), never below 0 unless ``below_zero``.
         """
-        if "zilch-penalty" in self.hooks and busts_in_a_row % 3 == 2:
-            return -min(ZILCH_PENALTY, max(total, 0))
-        return 0
+        points = self.penalty_points or (ZILCH_PENALTY if "zilch-penalty" in self.hooks else 0)
+        if not points or busts_in_a_row % self.penalty_busts != self.penalty_busts - 1:
+            return 0
+        return -points if self.below_zero else -min(points, max(total, 0))
+
+    def reaches_target(self, total: int) -> bool:
+        """Whether a score of ``total`` reaches the target (passes it, under ``target_passed``)."""
+        return total >= self.goal
+
+    @property
+    def goal(self) -> int:
+        """The least score that reaches the target: the target, or one more when it must be
+        passed."""
+        return self.target + 1 if self.target_passed else self.target
+
+    def holds(self, dice: tuple[int, ...], wanted: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether the thrown ``dice`` hold all the dice of one of ``wanted`` (each ascending)."""
+        if not wanted:
+            return False
+        counts = Counter(dice)
+        return any(
+            all(counts[face] >= need for face, need in Counter(want).items()) for want in wanted
+        )
 
     # --- helpers -----------------------------------------------------------------------------
 

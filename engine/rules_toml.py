@@ -28,9 +28,14 @@ A file may start from a registered rule set (``base = "farkle"``) and override w
     points = 150
 
 Top-level keys: name, description, source, base, dice, faces, keep ("choose" | "all"), hot_dice,
-target, end ("round" | "last-turn" | "immediate"), passing, bank_minimum (the least turn total
-any bank needs), hooks (named rules beyond data, see
-`engine.rules.HOOKS`: ``hooks = ["zilch-penalty"]``), and the tables entry and scoring.
+target, target_passed (the target must be passed, not reached), end ("round" | "last-turn" |
+"immediate"), passing, pass_to_entered (only a player who has banked is offered the pass),
+inherited_enters (points taken over count toward the entry threshold; default true),
+bank_minimum (the least turn total any bank needs), every_die_scores (a throw busts unless every
+die scores), instant_win and wipe_out (lists of dice lists: a throw holding one wins the game at
+once, or loses the thrower's whole score), hooks (named rules beyond data, see
+`engine.rules.HOOKS`: ``hooks = ["zilch-penalty"]``), and the tables penalty (``points``, every
+``busts``-th bust in a row, default 3; ``below_zero``), entry and scoring.
 An entry that can never be thrown (a face the dice do not have, more dice than are thrown) is an
 error naming it. `format_rules` writes a rule set back as text that parses to the same rules.
 
@@ -72,7 +77,9 @@ MAX_FACES = 20
 MAX_THROWS = 5005
 """Different throws of all the dice (multisets): 6 dice of 10 faces, 10 of 6; 6d6 has 462."""
 MAX_POINTS = 1_000_000
-MAX_COMBINATIONS = 64
+MAX_COMBINATIONS = 500
+"""Spelt-out combinations: a boxed rule sheet written one combination at a time needs about 90;
+500 on six dice score every throw in about a second."""
 
 E = TypeVar("E", KeepRule, EntryRule, EndRule)
 
@@ -103,9 +110,28 @@ def _parse_rules(text: str) -> Rules:
     for key in ("dice", "faces", "target", "bank_minimum"):
         if top.has(key):
             fields[key] = top.integer(key, 0)
-    for key in ("hot_dice", "passing"):
+    for key in (
+        "hot_dice",
+        "passing",
+        "target_passed",
+        "pass_to_entered",
+        "inherited_enters",
+        "every_die_scores",
+    ):
         if top.has(key):
             fields[key] = top.boolean(key, False)
+    for key in ("instant_win", "wipe_out"):
+        if top.has(key):
+            fields[key] = _dice_lists(top, key)
+    if top.has("penalty"):
+        penalty = top.table("penalty")
+        penalty.require("points")
+        fields["penalty_points"] = penalty.integer("points", 0, low=0, high=MAX_POINTS)
+        if penalty.has("busts"):
+            fields["penalty_busts"] = penalty.integer("busts", 3, low=1, high=100)
+        if penalty.has("below_zero"):
+            fields["below_zero"] = penalty.boolean("below_zero", False)
+        penalty.finish()
     if top.has("hooks"):
         fields["hooks"] = top.strings("hooks")
     if top.has("keep"):
@@ -141,6 +167,19 @@ def _parse_rules(text: str) -> Rules:
         else dataclasses.replace(base, **fields)  # type: ignore[arg-type]
     )
     return rules
+
+
+def _dice_lists(table: Table, key: str) -> tuple[tuple[int, ...], ...]:
+    """A list of dice lists (``[[1, 1], [6, 6, 6]]``), each sorted."""
+    value = table.raw(key)
+    if not isinstance(value, list) or not all(
+        isinstance(dice, list)
+        and dice
+        and all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
+        for dice in value
+    ):
+        raise table.refuse(key, value, "expected a list of dice lists, like [[1, 1, 1, 1, 1, 1]]")
+    return tuple(tuple(sorted(dice)) for dice in value)
 
 
 def _int_field(fields: Mapping[str, object], base: Rules | None, key: str, default: int) -> int:
@@ -286,6 +325,17 @@ def format_rules(rules: Rules) -> str:
         f"passing = {_bool(rules.passing)}",
         f"hooks = [{', '.join(_string(hook) for hook in rules.hooks)}]",
         f"bank_minimum = {rules.bank_minimum}",
+        f"target_passed = {_bool(rules.target_passed)}",
+        f"pass_to_entered = {_bool(rules.pass_to_entered)}",
+        f"inherited_enters = {_bool(rules.inherited_enters)}",
+        f"every_die_scores = {_bool(rules.every_die_scores)}",
+        f"instant_win = {_lists(rules.instant_win)}",
+        f"wipe_out = {_lists(rules.wipe_out)}",
+        "",
+        "[penalty]",
+        f"points = {rules.penalty_points}",
+        f"busts = {rules.penalty_busts}",
+        f"below_zero = {_bool(rules.below_zero)}",
         "",
         "[entry]",
         f"threshold = {rules.entry_threshold}",
@@ -318,6 +368,10 @@ def format_rules(rules: Rules) -> str:
 def _string(text: str) -> str:
     # A JSON string is a TOML basic string (same escapes).
     return json.dumps(text)
+
+
+def _lists(dice: tuple[tuple[int, ...], ...]) -> str:
+    return "[" + ", ".join(repr(list(one)) for one in dice) + "]"
 
 
 def _bool(value: bool) -> str:

@@ -66,6 +66,7 @@ class _Scorer:
     def __init__(self, rules: Rules) -> None:
         self.faces = rules.faces
         self.max_dice = rules.dice
+        self.every_die = rules.every_die_scores
         # Each combination as a count vector, filed under its lowest face: any exact cover of a
         # multiset must cover the lowest die present with a combination whose lowest face it is.
         self._by_lowest: dict[int, list[tuple[Counts, int]]] = {}
@@ -116,6 +117,8 @@ class _Scorer:
             if points is not None:
                 dice = tuple(v for i, c in zip(present, chosen, strict=True) for v in [i + 1] * c)
                 options.append(Keep(dice, points))
+        if self.every_die:  # only keeps of every die thrown; a die that cannot score busts
+            options = [keep for keep in options if len(keep.dice) == len(key)]
         options.sort(key=lambda keep: (-keep.score, -len(keep.dice), keep.dice))
         if not options:
             return Scoring(key, (), 0, True, key)
@@ -129,7 +132,7 @@ def _minus(dice: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rest)
 
 
-_SHARED: dict[tuple[int, int, tuple[Combination, ...]], _Scorer] = {}
+_SHARED: dict[tuple[int, int, tuple[Combination, ...], bool], _Scorer] = {}
 
 
 def _scorer(rules: Rules) -> _Scorer:
@@ -137,7 +140,7 @@ def _scorer(rules: Rules) -> _Scorer:
     # rules that score alike (e.g. differing only in target) share one cache.
     scorer: _Scorer | None = rules.__dict__.get("_scorer")
     if scorer is None:
-        key = (rules.faces, rules.dice, rules.combinations())
+        key = (rules.faces, rules.dice, rules.combinations(), rules.every_die_scores)
         scorer = _SHARED.get(key)
         if scorer is None:
             scorer = _SHARED[key] = _Scorer(rules)

@@ -38,7 +38,10 @@ class DiceModel:
     """What a throw of one number of dice allows.
 
     ``singles``: groups with one move, as parallel tuples (probability, score, dice left) for tight
-    loops. ``choices``: groups with more than one move. ``bust``: probability of no scoring dice.
+    loops. ``choices``: groups with more than one move. ``bust``: probability of no scoring dice
+    (or of a throw that loses more: a ``wipe_out``). ``wipe``: the part of ``bust`` that loses the
+    thrower's whole score too (the rules' ``wipe_out``); solvers that do not model it treat it as
+    a bust.
     """
 
     dice: int
@@ -47,6 +50,7 @@ class DiceModel:
     single_n: tuple[int, ...]
     choices: tuple[MoveGroup, ...]
     bust: float
+    wipe: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +96,7 @@ def _moves(
     rules: Rules, dice: tuple[int, ...], unit: int, min_best: int, monotone: bool
 ) -> tuple[Move, ...]:
     scoring = score_throw(rules, dice)
-    if scoring.is_bust or scoring.best < min_best:
+    if scoring.is_bust or scoring.best < min_best or rules.holds(dice, rules.wipe_out):
         return ()
     n = len(dice)
     if rules.keep is KeepRule.ALL:
@@ -113,9 +117,11 @@ def _moves(
 
 def _dice_model(rules: Rules, n: int, unit: int, min_best: int, monotone: bool) -> DiceModel:
     groups: dict[tuple[Move, ...], float] = {}
-    bust = 0.0
+    bust = wipe = 0.0
     for outcome in throw_distribution(rules, n):
         moves = _moves(rules, outcome.dice, unit, min_best, monotone)
+        if rules.holds(outcome.dice, rules.wipe_out):
+            wipe += outcome.probability
         if not moves:
             bust += outcome.probability
         else:
@@ -129,6 +135,7 @@ def _dice_model(rules: Rules, n: int, unit: int, min_best: int, monotone: bool) 
         single_n=tuple(move[1] for _, move in singles),
         choices=choices,
         bust=bust,
+        wipe=wipe,
     )
 
 

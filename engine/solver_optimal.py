@@ -27,6 +27,14 @@ target are banked without asking; ties count as losses for the player who must p
 (which never stops short of passing it, so it never ties); seats matter only under round-ending
 rules (`EndRule.ROUND`), where a second player reaching the target ends the game at once. Under
 `EndRule.IMMEDIATE` (Pig) a bank reaching the target wins, so only totals up to it are stored.
+
+A wipe-out (the rules' ``wipe_out``: two 1s in Two-Dice Pig) sends the thrower's score back to 0,
+so a state's value also needs ``W(s', j, 0)`` of a lower diagonal: the whole sweep repeats, each
+one reading the previous one's values there, until no start value moves by `TOLERANCE`. The
+target is the rules' `Rules.goal` (one more than the target when it must be passed); passing only
+to an entered player offers the pass only to an opponent with points. An instant win, and passed
+points that do not count toward the entry, are refused (`unsupported`); a bust penalty is not
+modelled (the table plays as if there were none).
 """
 
 from __future__ import annotations
@@ -50,12 +58,43 @@ TOLERANCE = 1e-12
 FORMAT = "dicekeeper-optimal-3"  # start chances (float64), passing rows (float32), sha256
 OLD_FORMATS = ("dicekeeper-optimal-1", "dicekeeper-optimal-2")
 TURN_CACHE = 64  # turns whose (k, n) rows are kept once solved on demand
+WIPE_ROUNDS = 200
+"""Whole sweeps at most where a wipe-out leads back to a score of 0 (until nothing changes)."""
+WIPE_SWEEPS = 12
+"""The whole sweeps `solve_work` counts for such rules (each cuts the change about 15-fold)."""
 
 Progress = Callable[[int, int], None]
 
 
 class BadTable(DicekeeperError, ValueError):
     """Bytes that are not an optimal table for the expected rules."""
+
+
+class Unsolvable(DicekeeperError, ValueError):
+    """Rules whose optimal play this solver does not model."""
+
+
+def unsupported(rules: Rules) -> str:
+    """Why the optimal solver cannot solve ``rules`` ("" when it can).
+
+    An instant win, and points taken over from a pass that do not count toward the entry (the
+    state would need the inherited part), are not modelled; a bust penalty is ignored (the
+    table plays as if there were none).
+    """
+    if rules.instant_win:
+        return f"{rules.name!r} has an instant win, which optimal play does not model"
+    if (
+        rules.passing
+        and not rules.inherited_enters
+        and not rules.pass_to_entered
+        and rules.entry is not EntryRule.NONE
+        and rules.entry_threshold
+    ):
+        return (
+            f"{rules.name!r} passes points that do not count toward the entry, which optimal "
+            "play does not model"
+        )
+    return ""
 
 
 def _max_score(model_dice: tuple[DiceModel, ...]) -> int:
@@ -176,9 +215,10 @@ class OptimalTable:
             return -1.0
         mine = i + k
         o = self.other(s)
+        passes = self.rules.passing and (j > 0 or not self.rules.pass_to_entered)
         if mine < self.target:
             theirs = self.start[self.index(o, j, mine)]
-            if self.rules.passing:
+            if passes:
                 theirs = max(theirs, self.passed(o, j, mine, k, n))
             return 1.0 - theirs  # type: ignore[no-any-return]
         if self.rules.end is EndRule.IMMEDIATE:
@@ -187,7 +227,7 @@ class OptimalTable:
             return 1.0  # round-ending rules: the second player completes the round and leads
         need = mine - j + 1
         chance = self.reach.fresh(need, entered=j > 0)
-        if self.rules.passing:
+        if passes:
             chance = max(chance, self.reach.forced(need - k, n))
         return 1.0 - chance
 
@@ -321,7 +361,7 @@ def _margin(reach: ReachTable, dice: int) -> int:
 def _layout(rules: Rules) -> tuple[int, int, int]:
     """The table's target (units), margin (units) and seats for ``rules``."""
     model = throw_model(rules, monotone=False)
-    target = -(-rules.target // model.unit)
+    target = -(-rules.goal // model.unit)
     if rules.end is EndRule.IMMEDIATE:
         margin = 1  # a bank at the target wins: rolling on past it is never better
     else:
@@ -334,7 +374,9 @@ def solve_work(rules: Rules) -> int:
 
     That is the stored (score, score, turn total) states times the moves a throw allows, summed
     over the numbers of dice; a whole solve takes about a second per 3 million on a desktop core
-    (pig to 100: 2.5 million; farkle to 1000: 20 million; farkle to 10,000: 4.8 billion).
+    (pig to 100: 2.5 million; farkle to 1000: 20 million; farkle to 10,000: 4.8 billion). Where
+    a wipe-out sends a score back to 0, the sweeps repeat until the values settle: counted as
+    `WIPE_SWEEPS` (pig-two-dice to 100 settles in 11).
     """
     model = throw_model(rules, monotone=False)
     target, margin, seats = _layout(rules)
@@ -342,11 +384,16 @@ def solve_work(rules: Rules) -> int:
         len(dm.single_s) + sum(len(group.moves) for group in dm.choices) for dm in model.by_dice[1:]
     )
     totals = sum(target - i + margin - 1 for i in range(target))
-    return seats * target * totals * moves
+    sweeps = WIPE_SWEEPS if any(dm.wipe for dm in model.by_dice) else 1
+    return seats * target * totals * moves * sweeps
 
 
 def empty_table(rules: Rules) -> OptimalTable:
-    """A table of ``rules``'s layout filled with zeros, for a solver to fill."""
+    """A table of ``rules``'s layout filled with zeros, for a solver to fill; `Unsolvable` for
+    rules it does not model (`unsupported`)."""
+    why = unsupported(rules)
+    if why:
+        raise Unsolvable(f"cannot solve optimal play: {why}")
     unit = throw_model(rules, monotone=False).unit
     target, margin, seats = _layout(rules)
     start = array("d", [0.0]) * (seats * target * target)
@@ -375,19 +422,24 @@ class _Solver:
     def __init__(self, table: OptimalTable) -> None:
         self.t = table
         self.first_unentered = table.model.first_roll
+        self.wipes = any(dm.wipe for dm in table.model.by_dice)
 
     def run(self, progress: Progress | None) -> None:
         t = self.t
         top = 2 * t.target - 2
-        guess = 0.5
-        for total in range(top, -1, -1):
-            for i in range(max(0, total - t.target + 1), min(total, t.target - 1) + 1):
-                j = total - i
-                if t.seats == 1 and i > j:
-                    continue
-                guess = self.couple(0, i, j, guess)
-            if progress is not None:
-                progress(top - total + 1, top + 1)
+        for _ in range(WIPE_ROUNDS if self.wipes else 1):
+            before = array("d", t.start)
+            guess = 0.5
+            for total in range(top, -1, -1):
+                for i in range(max(0, total - t.target + 1), min(total, t.target - 1) + 1):
+                    j = total - i
+                    if t.seats == 1 and i > j:
+                        continue
+                    guess = self.couple(0, i, j, guess)
+                if progress is not None:
+                    progress(top - total + 1, top + 1)
+            if max(abs(a - b) for a, b in zip(t.start, before, strict=True)) < TOLERANCE:
+                break
 
     def couple(self, s: int, i: int, j: int, guess: float) -> float:
         """Solve (s, i, j) with its partner (s', j, i); returns the start value of the first."""
@@ -446,16 +498,18 @@ class _Solver:
         """Fill the pair's rows for this bust value; returns its start value."""
         t = self.t
         lose = 1.0 - opponent_start
+        wiped = lose if pair.i == 0 else 1.0 - t.start[t.index(t.other(pair.s), pair.j, 0)]
         values, banks, rolls = pair.values, pair.banks, pair.rolls
         plans = []
         for n in range(1, t.dice + 1):
             dm = t.model.by_dice[n]
+            lost = (dm.bust - dm.wipe) * lose + dm.wipe * wiped
             singles = [
                 (p, s, values[m])
                 for p, s, m in zip(dm.single_p, dm.single_s, dm.single_n, strict=True)
             ]
             choices = [(g.probability, [(s, values[m]) for s, m in g.moves]) for g in dm.choices]
-            plans.append((n, dm.bust * lose, singles, choices, values[n], banks[n], rolls[n]))
+            plans.append((n, lost, singles, choices, values[n], banks[n], rolls[n]))
         if not t.rules.hot_dice:
             values[0] = [b if b >= 0.0 else lose for b in banks[0]]
         for k in range(pair.span - 1, 0, -1):
@@ -474,7 +528,7 @@ class _Solver:
                 bank = brow[k]
                 vrow[k] = total if total > bank else bank
         first = self.first_unentered if pair.i == 0 else t.model.by_dice[t.dice]
-        return _roll(first, values, 0, lose)
+        return _roll(first, values, 0, lose, wiped)
 
     def store(self, pair: _Pair, start: float) -> None:
         """Write a solved pair into the table."""
@@ -488,8 +542,8 @@ class _Solver:
             t.passes[at : at + row] = array("f", pair.rolls[n][1 : row + 1])
 
 
-def _roll(dm: DiceModel, values: list[list[float]], k: int, lose: float) -> float:
-    total = dm.bust * lose
+def _roll(dm: DiceModel, values: list[list[float]], k: int, lose: float, wiped: float) -> float:
+    total = (dm.bust - dm.wipe) * lose + dm.wipe * wiped
     for p, s, m in zip(dm.single_p, dm.single_s, dm.single_n, strict=True):
         total += p * values[m][k + s]
     for g in dm.choices:

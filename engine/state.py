@@ -101,6 +101,8 @@ class GameState:
     last_turn: tuple[str, TurnRecord] | None = None
     open_throw: OpenThrow | None = None
     """The last throw while it may still be corrected (until the next decision or throw)."""
+    won_by: str | None = None
+    """Who won at once with a throw of the rules' ``instant_win`` (the game is then over)."""
 
     @classmethod
     def new(cls, rules: Rules) -> GameState:
@@ -153,7 +155,9 @@ class GameState:
         return (
             self.phase is Phase.DECIDE
             and player is not None
-            and self.rules.bank_enters(self.turn.total, entered=player.has_entered)
+            and self.rules.bank_enters(
+                self.turn.total, entered=player.has_entered, inherited=self.turn.inherited
+            )
         )
 
     @property
@@ -161,6 +165,8 @@ class GameState:
         """The players with the highest total once the game is over (several on a tie); else ()."""
         if self.phase is not Phase.OVER or not self.players:
             return ()
+        if self.won_by is not None:
+            return (self.player(self.won_by),)
         best = max(player.total for player in self.players)
         return tuple(player for player in self.players if player.total == best)
 
@@ -268,6 +274,11 @@ def _throw(state: GameState, event: Thrown) -> GameState:
     scoring = score_throw(rules, thrown.values)
     first = not turn.has_started
     state = replace(state, turn=replace(turn, throws=(*turn.throws, thrown)))
+    if rules.holds(thrown.values, rules.wipe_out):
+        return _end_turn(state, 0, TurnOutcome.BUST, wiped=True)
+    if rules.holds(thrown.values, rules.instant_win):
+        won = _end_turn(state, turn.total + scoring.best, TurnOutcome.BANKED)
+        return replace(won, phase=Phase.OVER, current=None, passed=None, won_by=player.name)
     if scoring.is_bust or (
         first and not rules.first_roll_enters(scoring.best, entered=player.has_entered)
     ):
@@ -323,7 +334,9 @@ def _bank(state: GameState, event: Banked) -> GameState:
             f"{player.name!r} cannot bank {total}: a bank needs at least "
             f"{state.rules.bank_minimum} under {state.rules.name!r}"
         )
-    if not state.rules.bank_enters(total, entered=player.has_entered):
+    if not state.rules.bank_enters(
+        total, entered=player.has_entered, inherited=state.turn.inherited
+    ):
         raise EntryThresholdNotMet(
             f"{player.name!r} cannot bank {total}: the first score must be at least "
             f"{state.rules.entry_threshold} under {state.rules.name!r}"
@@ -346,16 +359,21 @@ def _answer_pass(state: GameState, event: PassTaken | PassDeclined) -> GameState
     return replace(state, phase=Phase.THROW, turn=turn, passed=None)
 
 
-def _end_turn(state: GameState, points: int, outcome: TurnOutcome) -> GameState:
+def _end_turn(
+    state: GameState, points: int, outcome: TurnOutcome, *, wiped: bool = False
+) -> GameState:
+    """The turn ends banking ``points``, or bust (``wiped``: losing the whole score too)."""
     assert state.current is not None
     rules = state.rules
     player = state.players[state.current]
-    if outcome is TurnOutcome.BUST:
+    if wiped:
+        points = -player.total
+    elif outcome is TurnOutcome.BUST:
         points = rules.bust_points(busts_in_a_row=_busts_in_a_row(player), total=player.total)
     player = player.with_turn(points, outcome)
     players = tuple(player if i == state.current else p for i, p in enumerate(state.players))
     final = state.final_round_by
-    if final is None and outcome is TurnOutcome.BANKED and player.total >= rules.target:
+    if final is None and outcome is TurnOutcome.BANKED and rules.reaches_target(player.total):
         final = player.name
     following = (state.current + 1) % len(players)
     over = final is not None and (
@@ -364,8 +382,11 @@ def _end_turn(state: GameState, points: int, outcome: TurnOutcome) -> GameState:
     )
     passed = None
     left = state.turn.dice_left
-    if rules.passing and not over and outcome is TurnOutcome.BANKED and left and len(players) > 1:
-        passed = Passed(player.name, left, points)
+    offered = rules.passing and not over and outcome is TurnOutcome.BANKED and left > 0
+    if offered and len(players) > 1:
+        taker = players[following]
+        if taker.has_entered or not rules.pass_to_entered:
+            passed = Passed(player.name, left, points)
     return replace(
         state,
         players=players,

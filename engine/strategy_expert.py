@@ -72,12 +72,12 @@ def banking_wins(situation: Situation) -> bool:
     """
     total = situation.my_score + situation.turn_total
     if situation.rules.end is EndRule.IMMEDIATE:
-        return total >= situation.rules.target and situation.can_bank
+        return situation.rules.reaches_target(total) and situation.can_bank
     return (
         situation.rules.end is EndRule.ROUND
         and situation.ends_round
         and must_beat(situation) is None
-        and total >= situation.rules.target
+        and situation.rules.reaches_target(total)
         and total > situation.leader
         and situation.can_bank
     )

@@ -86,7 +86,7 @@ class Greedy(SituationStrategy):
         beat = must_beat(situation)
         if beat is not None:
             return total <= beat
-        if total >= situation.rules.target:
+        if situation.rules.reaches_target(total):
             return False
         return situation.turn_total < self.threshold(situation)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 from engine.scoring import Keep
-from engine.solver_optimal import OptimalTable, solve_optimal, solve_work
+from engine.solver_optimal import OptimalTable, solve_optimal, solve_work, unsupported
 from engine.strategy_core import Situation, SituationStrategy, must_beat
 from engine.strategy_expert import Expert
 
@@ -33,7 +33,7 @@ def memory_tables(rules: Rules) -> OptimalTable | None:
     """A `TableSource` solving small targets in memory (cached), None for larger ones."""
     table = _MEMORY.get(rules)
     if table is None:
-        if solve_work(rules) > MEMORY_SOLVE_WORK:
+        if unsupported(rules) or solve_work(rules) > MEMORY_SOLVE_WORK:
             return None
         table = _MEMORY[rules] = solve_optimal(rules)
     return table

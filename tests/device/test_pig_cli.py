@@ -15,6 +15,7 @@ from device.commands.rules import summary
 from device.commands.tournament import tick_step
 from engine.game import Game, Phase
 from engine.rules import find_rules
+from engine.solver_optimal import solve_optimal
 from tests.device.harness import run_demo
 
 
@@ -100,3 +101,32 @@ def test_demo_plays_pig_with_one_die(tmp_path: Path) -> None:
     assert re.search(r"^dice: \[\d\]$", stdout, re.MULTILINE)  # one die on the screen
     assert "throws 1 die for" in stdout
     assert (tmp_path / "final-screen.png").stat().st_size > 0
+
+
+def test_the_two_dice_pigs_are_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    listed = run_json(capsys, "rules", "--json")
+    assert isinstance(listed, list)
+    assert {"pig-two-dice", "big-pig"} <= {entry["name"] for entry in listed}
+    for name in ("pig-two-dice", "big-pig"):
+        assert summary(find_rules(name)).startswith("2 dice d6, ")
+
+
+def test_solve_the_two_dice_pigs(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["strategy", "--rules", "pig-two-dice", "big-pig", "--target", "30", "--solve"]
+    assert main([*argv, "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["rules"] for line in lines] == ["pig-two-dice", "big-pig"]
+    for line in lines:
+        reference = solve_optimal(find_rules(line["rules"]).with_target(30))
+        assert line["first_player_wins"] == round(reference.first_player_wins(), 6)
+        assert 0.5 < line["first_player_wins"] < 0.6 and Path(line["path"]).exists()
+
+
+def test_solving_an_instant_win_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "lucky.toml"
+    path.write_text('name = "lucky"\nbase = "pig"\ninstant_win = [[6]]\n', encoding="utf-8")
+    assert main(["strategy", "--rules", str(path), "--solve"]) == 2
+    err = capsys.readouterr().err
+    assert "instant win" in err and err.count("\n") == 1
