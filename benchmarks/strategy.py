@@ -2,7 +2,8 @@
 solve, each in a child process of its own (``ru_maxrss`` of that child, so one solve's memory
 does not hide another's), the table's size and load time, the first player's predicted chance
 of winning against the one measured in optimal self-play (95% Wilson interval), one decision's
-time; for pig, the turn expectation and first player's chance beside the published ones.
+time; for pig, the turn expectation and first player's chance beside the published ones; for the
+Pigs (every throw of all the dice), the best hold-at-n rule and its turn expectation.
 ``--head-to-head`` adds optimal vs expert and expert vs greedy dials.
 
 Usage: .venv/bin/python benchmarks/strategy.py [--rules NAME ...] [--target POINTS]
@@ -32,6 +33,7 @@ from device.solver_fast import solve_fast
 from device.tables import DiskTables, load_table, save_table
 from engine.game import Game
 from engine.rules import Rules, find_rules, rules_names
+from engine.solver_model import throw_model
 from engine.state import Phase
 from engine.strategy import find_strategy
 from engine.strategy_expert import turn_table
@@ -44,7 +46,13 @@ PUBLISHED = {
 }
 # Neller & Busche's optimal Farkle is not compared: no shipped rule set is theirs (our farkle
 # follows its requirements document: no straights, no three pairs, no three-farkle penalty).
-UNCOMPARED = {"farkle": "Neller & Busche's Farkle: other rules than any shipped set"}
+# Neller & Presser also analyse two-dice variants of Pig, but no figure of theirs for these exact
+# rules (100 to win at once, two players) was at hand to print beside ours.
+UNCOMPARED = {
+    "farkle": "Neller & Busche's Farkle: other rules than any shipped set",
+    "pig-two-dice": "no published figure found for these rules",
+    "big-pig": "no published figure found for these rules",
+}
 
 PAIRS = (
     ("optimal", "expert"),
@@ -136,6 +144,26 @@ def decision_microseconds(rules: Rules, tables: DiskTables, spec: str, calls: in
     return 1e6 * (time.process_time() - began) / calls
 
 
+def hold_at(rules: Rules) -> tuple[int, float] | None:
+    """The best "hold at n" rule for one turn and its expected points: where every throw is of
+    all the dice (the Pigs), else None. A wipe-out counts as a bust here (its loss of the banked
+    score is no points of the turn)."""
+    model = throw_model(rules)
+    dm = model.by_dice[rules.dice]
+    if dm.choices or any(n != rules.dice for n in dm.single_n):
+        return None
+    moves = list(zip(dm.single_p, dm.single_s, strict=True))
+    top = model.units(rules.goal)
+    best = (0, 0.0)
+    for hold in range(1, top + 1):
+        value = [float(k) for k in range(hold + max(s for _, s in moves) + 1)]
+        for k in range(hold - 1, -1, -1):
+            value[k] = sum(p * value[k + s] for p, s in moves)
+        if value[0] > best[1]:
+            best = (hold, value[0])
+    return best[0] * model.unit, best[1] * model.unit
+
+
 def measure(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """Everything for one rule set; run in a fresh child process (`main`), so that the peak
     memory measured right after the solve is that solve's alone."""
@@ -147,6 +175,9 @@ def measure(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "expected_points": round(turn.start * turn.model.unit, 2),
         "bank_at": {str(n): k * turn.model.unit for n, k in turn.bank_at().items()},
     }
+    holding = hold_at(rules)
+    if holding is not None:
+        report["hold_at"] = {"points": holding[0], "expected_points": round(holding[1], 4)}
     report.update(solve(rules, args.cache))
     began = time.perf_counter()
     table = load_table(rules, args.cache)
@@ -191,6 +222,12 @@ def show(report: dict[str, Any]) -> None:
         f"{'agree' if fp['agree'] else 'DISAGREE'}; {fp['cpu_ms_per_game']} ms CPU a game"
     )
     print(f"  one decision, cold (microseconds CPU): {report['decision_us']}")
+    if "hold_at" in report:
+        hold = report["hold_at"]
+        print(
+            f"  best hold-at-n: hold at {hold['points']}, {hold['expected_points']} points a turn; "
+            f"optimal first player {fp['predicted']}"
+        )
     if "published" in report:
         paper = report["published"]
         print(
