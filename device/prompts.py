@@ -95,9 +95,13 @@ def unreadable_message(count: int) -> str:
 
 
 def bust_message(rules: Rules, name: str, values: tuple[int, ...], lost: int) -> str:
-    """Why ``name``'s throw of ``values`` lost the turn: nothing scores, or a first throw that
-    scores but not the entry minimum ("a first throw must score 300 to enter")."""
+    """Why ``name``'s throw of ``values`` lost the turn: a wipe-out (the whole score goes too),
+    nothing scores, or a first throw that scores but not the entry minimum ("a first throw must
+    score 300 to enter")."""
     dice = " ".join(map(str, values))
+    if rules.holds(tuple(values), rules.wipe_out):
+        said = f"{name} busts with {dice}: that loses the whole score"
+        return said + (f" and the turn's {lost}" if lost else "")
     if score_throw(rules, values).best_keep is not None:
         reason = f"a first throw must score {rules.entry_threshold} to enter"
     else:
