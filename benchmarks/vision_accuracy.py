@@ -5,7 +5,11 @@ exactly, silent misreads (throws read with the right count, every die valued, a 
 table would score them wrongly) and the dice reported as seen but not read (None).
 
 Usage: .venv/bin/python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N]
-           [--in-a-row N] [--failures] [--scale F] [--no-fast-path]
+           [--in-a-row N] [--failures] [--scale F] [--no-fast-path] [--expect]
+
+Each set's figures are followed by the same as a game sees them: dice given a value but wrong,
+dice left not sure, and six-dice throws read whole. ``--expect`` reads each photo again told its
+labelled number of dice (as the table tells the reader how many were thrown) and prints both.
 
 ``--scale`` reads each photo resized by F (its labels too): the same trays as a camera with more
 pixels, or nearer, or farther, would see them. The reader is to handle dice from about 20 px to
@@ -42,6 +46,7 @@ from vision.evaluation import (
     resized,
     score_image,
 )
+from vision.reader import MOST_DICE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,6 +55,8 @@ ERRATA = Path(__file__).resolve().parent / "label_errata.csv"
 """Dice labelled with a value their photo does not show, each checked by eye: the die at (x, y)
 of an image, the value it was labelled with, the value it shows, and what is seen. Found where the
 reader read another value with confidence; the labels are corrected as they are loaded."""
+CROP_FOLDERS = frozenset({"chase-casino-crops"})
+"""Dataset folders of crops of one die each (for the value classifier), not frames to read."""
 _ROW_SEEDS = 100_000
 """The seeds of the throws in a row (``--in-a-row``): apart from the other synthetic throws'."""
 
@@ -131,11 +138,17 @@ def scene_of(folder: str, image: str) -> str:
 
 
 def evaluate_folder(
-    folder: Path, params: ReaderParams, show_failures: bool, scale: float = 1.0
+    folder: Path,
+    params: ReaderParams,
+    show_failures: bool,
+    scale: float = 1.0,
+    *,
+    told: dict[str, tuple[Score, Score]] | None = None,
 ) -> dict[str, tuple[Score, Score]]:
     """Read every labelled image of one dataset, resized by ``scale``, and add up the score by
     kind of scene (`scene_of`): of all the images, and of the images held out from training
-    (training/split.py: by original photo)."""
+    (training/split.py: by original photo). ``told``, when given, gets the same scores of each
+    image read again told its labelled number of dice (``read(..., expected=n)``)."""
     scores: dict[str, tuple[Score, Score]] = {}
     seconds = 0.0
     images = 0
@@ -147,10 +160,10 @@ def evaluate_folder(
         seconds += time.perf_counter() - start
         score = score_image(reading, dice)
         scene = scene_of(folder.name, image)
-        total, held_out = scores.get(scene, (Score(), Score()))
-        if not is_training(f"{folder.name}/{image}"):
-            held_out += score
-        scores[scene] = (total + score, held_out)
+        held = not is_training(f"{folder.name}/{image}")
+        _add(scores, scene, score, held)
+        if told is not None and 1 <= len(dice) <= MOST_DICE:
+            _add(told, scene, score_image(read(frame, params, expected=len(dice)), dice), held)
         images += 1
         if images % 100 == 0:
             print(f"  {folder.name}: {images} photos read", file=sys.stderr, flush=True)
@@ -162,12 +175,19 @@ def evaluate_folder(
                 f"{silent}"
             )
     _print_time(folder.name, seconds, images)
-    if len(scores) > 1:
-        scores[folder.name] = (
-            sum((t for t, _ in scores.values()), Score()),
-            sum((h for _, h in scores.values()), Score()),
-        )
+    for found in (scores, told):
+        if found is not None and len(found) > 1:
+            found[folder.name] = (
+                sum((t for t, _ in found.values()), Score()),
+                sum((h for _, h in found.values()), Score()),
+            )
     return scores
+
+
+def _add(scores: dict[str, tuple[Score, Score]], scene: str, score: Score, held: bool) -> None:
+    """Add one image's score to its scene's, all and (``held``) held out."""
+    total, held_out = scores.get(scene, (Score(), Score()))
+    scores[scene] = (total + score, held_out + score if held else held_out)
 
 
 def _print_time(name: str, seconds: float, frames: int) -> None:
@@ -221,7 +241,10 @@ def evaluate_synthetic(
 
 
 def _print_score(name: str, score: Score) -> None:
-    """One line of figures for a set of labelled photos."""
+    """One line of figures for a set of labelled photos, then one as a game sees them: dice
+    given a value but wrong (of those valued), dice left not sure (of those labelled), and
+    throws of six dice read whole (the share of dice read right, to the sixth power: photos of
+    one to 25 dice compare with a game's throws)."""
     print(
         f"{name}: images {score.images}, dice {score.labelled}, "
         f"recall {score.recall:.4f}, precision {score.precision:.4f}, "
@@ -229,6 +252,12 @@ def _print_score(name: str, score: Score) -> None:
         f"silent misreads {score.silent_misreads:.4f} ({score.silent} throws), "
         f"dice reported None {score.unread} (likeliest value right {score.likely_right}), "
         f"precision of values read {score.value_precision:.4f}"
+    )
+    not_sure = score.unread / score.labelled if score.labelled else 0.0
+    print(
+        f"  as a game: right {score.recall:.4f}, wrong when valued "
+        f"{1.0 - score.value_precision:.4f}, not sure {not_sure:.4f}, "
+        f"six-dice throws read whole {score.recall**6:.4f}"
     )
 
 
@@ -251,6 +280,11 @@ def main() -> int:
     parser.add_argument(
         "--no-fast-path", action="store_true", help="the pip stages read every frame"
     )
+    parser.add_argument(
+        "--expect",
+        action="store_true",
+        help="read each photo again told its labelled number of dice, and print both",
+    )
     args = parser.parse_args()
     if not 0.1 <= args.scale <= 8.0:
         parser.error(f"--scale must be between 0.1 and 8, not {args.scale}")
@@ -264,11 +298,18 @@ def main() -> int:
         for folder in labelled_folders():
             if args.dataset and folder.name != args.dataset:
                 continue
-            scores = evaluate_folder(folder, params, args.failures, args.scale)
+            if folder.name in CROP_FOLDERS:
+                print(f"skipped {folder.name}: crops of one die each, for the classifier")
+                continue
+            told: dict[str, tuple[Score, Score]] | None = {} if args.expect else None
+            scores = evaluate_folder(folder, params, args.failures, args.scale, told=told)
             for scene, (score, held_out) in scores.items():
                 name = scene if args.scale == 1.0 else f"{scene} at scale {args.scale:g}"
                 _print_score(name, score)
                 _print_score(f"{name} held out from training", held_out)
+                if told is not None:
+                    _print_score(f"{name} told the count", told[scene][0])
+                    _print_score(f"{name} held out from training told the count", told[scene][1])
     for throws, in_a_row, name in (
         (args.synthetic, False, "synthetic"),
         (args.in_a_row, True, "synthetic in a row"),

@@ -11,11 +11,17 @@ _AUGMENTED = re.compile(r"^(?P<original>.+?)_(?:jpg|jpeg|png)\.rf\.[0-9a-f]+\.\w
 ``_jpg.rf.<hash>.jpg``. Every copy of one original photo must fall on the same side."""
 
 
+_CROP = re.compile(r"^(?P<original>.+?)_detection_\d+\.\w+$")
+"""A file name of a die cut from a photo (chase-casino-crops): the photo's name, then
+``_detection_<n>.jpg``. The crops of one photo must fall on the same side."""
+
+
 def original_photo(name: str) -> str:
-    """The photo that ``name`` ("folder/images/file.jpg") is a copy of: for an augmented copy,
-    "folder/<original name>" (whatever sub-folder the copy lies in); else ``name`` itself."""
+    """The photo that ``name`` ("folder/images/file.jpg") is a copy of or was cut from: for an
+    augmented copy or a die's crop, "folder/<original name>" (whatever sub-folder it lies in);
+    else ``name`` itself."""
     path = PurePosixPath(name)
-    match = _AUGMENTED.match(path.name)
+    match = _AUGMENTED.match(path.name) or _CROP.match(path.name)
     if match is None:
         return name
     return f"{path.parts[0]}/{match['original']}"

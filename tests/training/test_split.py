@@ -55,3 +55,20 @@ def test_a_smaller_share_of_the_photos_lies_inside_a_larger_one() -> None:
     for name in COPIES:
         sides.setdefault(original_photo(name), set()).add(in_share(name, 0.5))
     assert all(len(side) == 1 for side in sides.values())
+
+
+def test_the_crops_of_one_photo_are_named_by_it_and_fall_on_one_side() -> None:
+    crops = [
+        f"chase-casino-crops/images/{part}/{value}/DJI_2024100523{minute:04d}_0{shot}_D_detection_{n}.jpg"
+        for part, value in (("train", 1), ("valid", 4))
+        for minute in range(40)
+        for shot in (115, 144)
+        for n in (1, 2)
+    ]
+    assert original_photo(crops[0]) == "chase-casino-crops/DJI_20241005230000_0115_D"
+    sides: dict[str, set[bool]] = {}
+    for name in crops:
+        sides.setdefault(original_photo(name), set()).add(is_training(name))
+    assert len(sides) == 80
+    assert all(len(side) == 1 for side in sides.values())
+    assert 0.4 < sum(side == {True} for side in sides.values()) / len(sides) < 0.8
