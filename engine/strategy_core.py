@@ -43,6 +43,7 @@ class Situation:
     the game; ``ends_round``: whether the starter plays next (``me`` closes the round).
     ``final_round``: someone reached the target, so this is ``me``'s last turn.
     ``recent_busts``: busts among ``me``'s last three turns. ``passed``: (points, dice) on offer.
+    ``inherited``: the part of the turn total taken over from a pass.
     """
 
     rules: Rules
@@ -58,6 +59,7 @@ class Situation:
     recent_busts: int = 0
     passed: tuple[int, int] | None = None
     can_bank: bool = True
+    inherited: int = 0
 
     @property
     def my_score(self) -> int:
@@ -98,7 +100,9 @@ class Situation:
         me = state.players.index(player)
         recent = sum(1 for r in player.history[-3:] if r.outcome is TurnOutcome.BUST)
         passed = (state.passed.points, state.passed.dice) if state.passed is not None else None
-        can_bank = state.rules.bank_enters(state.turn.total, entered=player.has_entered)
+        can_bank = state.rules.bank_enters(
+            state.turn.total, entered=player.has_entered, inherited=state.turn.inherited
+        )
         return cls(
             rules=state.rules,
             scores=tuple(p.total for p in state.players),
@@ -113,6 +117,7 @@ class Situation:
             recent_busts=recent,
             passed=passed,
             can_bank=can_bank,
+            inherited=state.turn.inherited,
         )
 
     def after_keep(self, keep: Keep) -> Situation:
@@ -134,7 +139,10 @@ class Situation:
             final_round=self.final_round,
             recent_busts=self.recent_busts,
             passed=None,
-            can_bank=self.rules.bank_enters(total, entered=self.has_entered),
+            can_bank=self.rules.bank_enters(
+                total, entered=self.has_entered, inherited=self.inherited
+            ),
+            inherited=self.inherited,
         )
 
 

@@ -9,6 +9,7 @@ and a rule sheet spelt out one combination at a time.
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,9 @@ from engine.rules import Rules, find_rules
 from engine.rules_toml import MAX_COMBINATIONS, format_rules, parse_rules
 from engine.scoring import score_throw, throw_distribution
 from engine.solver_optimal import Unsolvable, solve_optimal
+from engine.strategy import find_strategy
+from engine.strategy_core import Situation
+from engine.strategy_play import MAX_TURNS, play_game
 
 FARKLE_BUST = "223346"  # no 1, no 5, no three of a kind: nothing scores under farkle
 
@@ -332,3 +336,37 @@ def test_the_readme_examples_do_what_it_says() -> None:
     _take(game, "111234", "111")
     game.bank()
     assert game.state.phase is Phase.THROW and game.state.dice_to_throw == 6
+
+
+# --- computer players under the new keys --------------------------------------------------------
+
+
+def test_the_situation_knows_inherited_points_do_not_enter() -> None:
+    rules = _rules('base = "greed-house"\ninherited_enters = false\n')
+    game = Game(rules, ["Ann", "Bob"])
+    _take(game, "111234", "111")
+    game.bank()
+    game.take_passed()
+    game.throw("523")
+    situation = Situation.of(game)
+    assert situation.inherited == 1000 and situation.can_bank is False
+    assert situation.after_keep(game.state.options[0]).can_bank is False  # 1050, 50 his own
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'base = "farkle"\ntarget = 2000\ntarget_passed = true\ninstant_win = [[1, 1, 1, 1, 1, 1]]\n'
+        "[penalty]\npoints = 1000\nbelow_zero = true\n",
+        'base = "greed-house"\ntarget = 2000\npass_to_entered = true\n',
+        'base = "greed-house"\ntarget = 2000\ninherited_enters = false\n',
+        'base = "pig-two-dice"\n',
+        'base = "big-pig"\n',
+    ],
+)
+def test_computer_players_finish_a_game(text: str) -> None:
+    rules = _rules(text)
+    players = [("expert", find_strategy("expert")), ("greedy", find_strategy("greedy:0.5"))]
+    for seed in range(3):
+        result = play_game(rules, players, rng=random.Random(seed))
+        assert result.turns < MAX_TURNS and len(result.winners) >= 1
