@@ -82,7 +82,7 @@ def unsupported(rules: Rules) -> str:
     table plays as if there were none).
     """
     if rules.instant_win:
-        return f"{rules.name!r} has an instant win, which optimal play does not model"
+        return f"{rules.name!r} has an instant_win, which optimal play does not model"
     if (
         rules.passing
         and not rules.inherited_enters
@@ -91,8 +91,8 @@ def unsupported(rules: Rules) -> str:
         and rules.entry_threshold
     ):
         return (
-            f"{rules.name!r} passes points that do not count toward the entry, which optimal "
-            "play does not model"
+            f"{rules.name!r} has inherited_enters = false (passed points that do not count "
+            "toward the entry), which optimal play does not model"
         )
     return ""
 

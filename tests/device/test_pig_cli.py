@@ -129,4 +129,4 @@ def test_solving_an_instant_win_is_refused(
     path.write_text('name = "lucky"\nbase = "pig"\ninstant_win = [[6]]\n', encoding="utf-8")
     assert main(["strategy", "--rules", str(path), "--solve"]) == 2
     err = capsys.readouterr().err
-    assert "instant win" in err and err.count("\n") == 1
+    assert "instant_win" in err and err.count("\n") == 1
