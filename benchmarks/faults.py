@@ -1,13 +1,19 @@
 """Fault injection: storage faults, kills and bad inputs, each tried and how it ended, as a table.
 
-    .venv/bin/python benchmarks/faults.py [--kills N] [--table-kills N] [--quick]
+    .venv/bin/python benchmarks/faults.py [--kills N] [--table-kills N] [--quick] [--only KIND]
     .venv/bin/python benchmarks/faults.py --soak [MINUTES] [--interval SECONDS]
 
 The first form tries every fault and prints ``fault | expected | got | ok``; the exit status is 1
 if any fault ended otherwise than expected. Storage faults damage a real store and run the
 `dicekeeper` commands on it; disk faults (sync errors, a full disk, SIGKILL at a sync or in the
 middle of a write) come from the preloaded library of benchmarks/fault_kit.py; random kills hit both
-the store's child process and the real `dicekeeper run`. ``--quick`` leaves out the 5-second lock
+the store's child process and the real `dicekeeper run`. State faults put bad files in the state
+directory (a calibration picture claiming 40000x40000, an event numbered 2^63-1, a FIFO among the
+rules) and check that `dicekeeper run` starts anyway; bad inputs give every command endless,
+deep, huge or absurd input. Web faults (benchmarks/web_attacks.py) attack a real `dicekeeper run`
+on loopback addresses only (DNS rebinding, pairing guessed by six addresses, a GET flood,
+slowloris, event streams that never read, a second instance on the same state directory) and
+print the table's step times idle and under each attack. ``--quick`` leaves out the 5-second lock
 wait and uses fewer kills.
 
 ``--soak`` runs the table (`dicekeeper run`: simulated camera, the real dice reader, two computer
@@ -42,6 +48,7 @@ from benchmarks.fault_kit import (
     run_child,
     start_child,
 )
+from benchmarks.web_attacks import StepTimes, web_attacks
 from device.session import Seat, Session, rules_for
 from device.store import DATABASE_NAME, GameStore
 from vision import InvalidFrame, read
@@ -165,9 +172,15 @@ def storage_faults(work: Path, *, quick: bool) -> list[Outcome]:
         _damage(directory / "state", sql)
         status, _, err = _cli("run", "--config", str(config), stdin="q")
         ok = status == 0 and "could not be resumed" in err and "Traceback" not in err
-        shown = next((line for line in err.splitlines() if "resumed" in line), err[-100:])
+        _, listed, _ = _cli("history", "--config", str(config))
+        kept = "greed: Ann won" in listed and _aside(directory / "state") == 0
         outcomes.append(
-            Outcome(f"run: {name}", "set aside, table goes on", f"exit {status}: {shown}", ok)
+            Outcome(
+                f"run: {name}",
+                "that game set aside, finished kept",
+                f"exit {status}; finished game {'still listed' if kept else 'GONE'}",
+                ok and kept,
+            )
         )
     directory = Path(tempfile.mkdtemp(dir=work))
     state = directory / "state"
@@ -190,6 +203,63 @@ def storage_faults(work: Path, *, quick: bool) -> list[Outcome]:
     if not quick:
         outcomes.append(_locked(work))
     return outcomes
+
+
+def state_faults(work: Path) -> list[Outcome]:
+    """Bad files in the state directory: `dicekeeper run` starts anyway, saying what it left
+    out."""
+    outcomes: list[Outcome] = []
+    cases: list[tuple[str, Callable[[Path], None], str]] = [
+        ("calibration picture claiming 40000x40000", _bomb_calibration, "too large"),
+        ("event numbered 2^63-1 in the game in progress", _huge_seq, "could not be resumed"),
+        ("a FIFO named x.toml in state/rules", _fifo_rules, "not a regular file"),
+        ("adapted.npz holding a 2 GiB array", _huge_adapted, "adapted.npz' is damaged"),
+    ]
+    for name, damage, words in cases:
+        directory = Path(tempfile.mkdtemp(dir=work))
+        config = _config(directory)
+        _seed_store(directory / "state", finished=1, unfinished=True)
+        damage(directory / "state")
+        status, _, err = _cli("run", "--config", str(config), stdin="q", timeout=90)
+        ok = status == 0 and words in err and "Traceback" not in err
+        shown = next((line for line in err.splitlines() if words in line), err[-100:])
+        outcomes.append(
+            Outcome(f"run: {name}", "warning, table starts", f"exit {status}: {shown}", ok)
+        )
+    return outcomes
+
+
+def _bomb_calibration(state: Path) -> None:
+    from device.calibration import EMPTY_TRAY_NAME, save_calibration
+    from vision.calibration import Calibration
+
+    empty = np.full((480, 640, 3), 90, np.uint8)
+    save_calibration(state, Calibration(((1, 1), (600, 1), (600, 400)), 40.0, ()), empty)
+    claimed_png(state / EMPTY_TRAY_NAME, 40_000, 40_000)
+
+
+def _huge_seq(state: Path) -> None:
+    _damage(state, f"UPDATE events SET seq = {2**63 - 1} WHERE game = 2 AND seq = 1")
+
+
+def _fifo_rules(state: Path) -> None:
+    (state / "rules").mkdir(exist_ok=True)
+    os.mkfifo(state / "rules" / "x.toml")
+
+
+def _huge_adapted(state: Path) -> None:
+    import zipfile
+
+    from device.adaptation import adapted_path
+
+    with zipfile.ZipFile(adapted_path(state), "w", zipfile.ZIP_DEFLATED) as archive:
+        header = np.lib.format.header_data_from_array_1_0(np.zeros(1, np.float32))
+        header["shape"] = (2**29,)
+        with archive.open("weights.npy", "w", force_zip64=True) as member:
+            np.lib.format.write_array_header_1_0(member, header)
+            zeros = bytes(1 << 22)
+            for _ in range(2**31 // len(zeros)):
+                member.write(zeros)
 
 
 def _read_only(work: Path) -> Outcome:
@@ -369,6 +439,7 @@ def bad_inputs(work: Path) -> list[Outcome]:
         status, _, err = _cli("run", "--config", str(config), stdin="q")
         got, ok = _one_line(status, err, "game.players: the name")
         outcomes.append(Outcome(f"config: {name}", "1 line, exit 2", got, ok))
+    outcomes += _endless_and_absurd(work)
     for pin, display in ((2, "oled"), (3, "oled")):
         directory = Path(tempfile.mkdtemp(dir=work))
         config = _config(directory).read_text().replace('kind = "terminal"', f'kind = "{display}"')
@@ -379,6 +450,59 @@ def bad_inputs(work: Path) -> list[Outcome]:
         status, _, err = _cli("run", "--config", str(directory / "config.toml"), stdin="q")
         got, ok = _one_line(status, err, f"GPIO {pin} is the OLED's I2C")
         outcomes.append(Outcome(f"config: button on GPIO {pin}, OLED", "1 line, exit 2", got, ok))
+    return outcomes
+
+
+def _endless_and_absurd(work: Path) -> list[Outcome]:
+    """Endless files, deep TOML, absurd numbers and huge lines: one line, exit 2, at once."""
+    outcomes: list[Outcome] = []
+    deep = work / "deep.toml"
+    deep.write_text("[game]\nplayers = " + "[" * 3000 + '"Ann"' + "]" * 3000 + "\n")
+    deep_rules = work / "deep-rules.toml"
+    deep_rules.write_text('name = "x"\nx = ' + "[" * 3000 + "]" * 3000 + "\n")
+    escape = work / "escape.toml"
+    escape.write_text('name = "ab\\u001b[2Jc"\nbase = "greed"\n')
+    long_name = work / "long.toml"
+    long_name.write_text(f'name = "{"x" * 200_000}"\nbase = "greed"\n')
+    bank = work / "bank.toml"
+    bank.write_text('name = "bm"\nbase = "greed"\nbank_minimum = 9000\ntarget = 5000\n')
+    directory = Path(tempfile.mkdtemp(dir=work))
+    config = _config(directory)
+    cases: list[tuple[str, list[str], str, str]] = [
+        ("run --config /dev/zero", ["run", "--config", "/dev/zero"], "", "not a regular file"),
+        ("rules /dev/zero", ["rules", "/dev/zero"], "", "not a regular file"),
+        ("config nested 3,000 deep", ["run", "--config", str(deep)], "", "nested too deep"),
+        ("rules nested 3,000 deep", ["rules", str(deep_rules)], "", "nested too deep"),
+        ("rule name with escape codes", ["rules", str(escape)], "", "printable"),
+        ("rule name of 200,000 characters", ["rules", str(long_name)], "", "printable"),
+        ("bank_minimum above the target", ["rules", str(bank)], "", "bank_minimum"),
+        (
+            "strategy --solve --target 1000000",
+            ["strategy", "--solve", "--rules", "greed", "--target", "1000000"],
+            "",
+            "not solved",
+        ),
+        (
+            "play given a 5 MB line",
+            ["play", "--rules", "greed", "--players", "A,B"],
+            "1" * 5_000_000 + "\n",
+            "longer than",
+        ),
+    ]
+    for name, argv, stdin, words in cases:
+        status, _, err = _cli(*argv, stdin=stdin, timeout=60)
+        got, ok = _one_line(status, err, words)
+        outcomes.append(Outcome(name, "1 line, exit 2", got, ok and "\x1b" not in err))
+    for name, argv in (
+        ("run --rate 0", ["run", "--config", str(config), "--rate", "0"]),
+        ("run --rate nan", ["run", "--config", str(config), "--rate", "nan"]),
+        ("history --limit 1e20", ["history", "--config", str(config), "--limit", "1e20"]),
+        ("strategy --target 1e30", ["strategy", "--solve", "--target", "1" + "0" * 30]),
+    ):  # argparse: its usage, then the error in one line
+        status, _, err = _cli(*argv, timeout=60)
+        last = err.strip().splitlines()[-1] if err.strip() else "(nothing)"
+        ok = status == 2 and "Traceback" not in err and f"argument {argv[-2]}" in last
+        outcomes.append(Outcome(name, "usage error, exit 2", f"exit {status}: {last}", ok))
     return outcomes
 
 
@@ -402,6 +526,36 @@ def _replay(work: Path) -> Outcome:
         f"exit {process.returncode}",
         ok,
     )
+
+
+def web_faults(work: Path, *, seconds: float) -> tuple[list[Outcome], list[StepTimes]]:
+    """The web attacks on a real `dicekeeper run` (loopback only), and its step times."""
+    directory = Path(tempfile.mkdtemp(dir=work))
+    attacks, phases = web_attacks(directory, _env(), seconds=seconds)
+    outcomes = [Outcome(a.fault, a.expected, a.got, a.ok) for a in attacks]
+    idle = next((p.p99 for p in phases if p.phase == "idle"), float("nan"))
+    worst = max((p for p in phases if p.phase != "idle"), key=lambda p: p.p99, default=None)
+    if worst is not None:
+        ratio = worst.p99 / idle if idle > 0 else float("inf")
+        outcomes.append(
+            Outcome(
+                "table step p99 under the web attacks",
+                "at most twice idle",
+                f"{worst.p99:.0f} ms ({worst.phase}) vs {idle:.0f} ms idle: x{ratio:.2f}",
+                ratio <= 2.0,
+            )
+        )
+    return outcomes, phases
+
+
+def print_steps(phases: Sequence[StepTimes]) -> None:
+    """The table's step times in each phase of the web attacks."""
+    if not phases:
+        return
+    print("\nthe table's step times (dicekeeper run, 20 steps a second) during the web attacks:")
+    print(f"{'phase':<16} {'steps':>5} {'median ms':>9} {'p99 ms':>7}")
+    for phase in phases:
+        print(f"{phase.phase:<16} {phase.count:>5} {phase.median:>9.1f} {phase.p99:>7.1f}")
 
 
 def print_table(outcomes: Sequence[Outcome], scratch: str = "") -> None:
@@ -535,9 +689,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="no lock wait, 10 and 3 kills")
     parser.add_argument(
         "--only",
-        choices=("storage", "disk", "table", "inputs"),
+        choices=("storage", "disk", "table", "state", "inputs", "web"),
         action="append",
         help="try only these kinds of fault (repeatable; default all)",
+    )
+    parser.add_argument(
+        "--attack-seconds", type=float, default=10.0, help="web: seconds of each attack"
     )
     parser.add_argument("--soak", type=float, nargs="?", const=30.0, metavar="MINUTES")
     parser.add_argument(
@@ -550,17 +707,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dicekeeper-faults-") as scratch:
         work = Path(scratch)
         work.chmod(0o755)
-        only = set(args.only or ("storage", "disk", "table", "inputs"))
+        only = set(args.only or ("storage", "disk", "table", "state", "inputs", "web"))
         outcomes: list[Outcome] = []
+        phases: list[StepTimes] = []
         if "storage" in only:
             outcomes += storage_faults(work, quick=args.quick)
         if "disk" in only:
             outcomes += disk_faults(work, kills=kills)
         if "table" in only:
             outcomes.append(table_kills(work, table))
+        if "state" in only:
+            outcomes += state_faults(work)
         if "inputs" in only:
             outcomes += bad_inputs(work)
+        if "web" in only:
+            found, phases = web_faults(work, seconds=min(60.0, max(2.0, args.attack_seconds)))
+            outcomes += found
     print_table(outcomes, scratch)
+    print_steps(phases)
     return 0 if all(o.ok for o in outcomes) else 1
 
 
