@@ -30,7 +30,7 @@ from device.computer import find_computer, personalities
 from device.correction import NOT_A_DIE, Correction
 from device.correction_flow import CorrectionFlow
 from device.hints import Advisor
-from device.menu import Action, MenuItem, history_items, main_menu, submenu
+from device.menu import Action, MenuItem, finished_count, history_items, main_menu, submenu
 from device.photos import PhotoKeeper
 from device.prompts import (
     bust_message,
@@ -563,7 +563,8 @@ class Controller(CorrectionFlow):
             self._new_game(self.session.rules, seats)
         elif item.action is Action.HISTORY:
             try:
-                self._menu = history_items(self.session.store.history())
+                store = self.session.store
+                self._menu = history_items(store.history(), finished_count(store))
             except StoreError as exc:
                 self._say(str(exc))
         elif item.action is Action.HINTS:

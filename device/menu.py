@@ -6,13 +6,14 @@ SELECT moves to the next item, ROLL chooses it, STOP (or another long press) clo
 from __future__ import annotations
 
 import enum
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from device.computer import display_name
-from device.store import StoredGame
+from device.store import GameStore, StoredGame, StoreError
 
-__all__ = ["Action", "MenuItem", "history_items", "main_menu", "submenu"]
+__all__ = ["Action", "MenuItem", "finished_count", "history_items", "main_menu", "submenu"]
 
 
 class Action(enum.Enum):
@@ -59,10 +60,11 @@ def main_menu(
     adapt: bool = False,
     joining: Sequence[str] = (),
 ) -> tuple[MenuItem, ...]:
-    """The menu: close, add a player (people, a guest, computers), remove a player, rules, new
-    game, history, hints on/off, adapt the reader to the kept photos (when ``adapt``), calibrate
-    the camera, shut down; the lists are sub-menus. People already seated are not offered
-    again, nor those waiting to join (``joining``)."""
+    """The menu: close, add a player (people, a guest, computers), remove a player, rules (every
+    one of ``rule_sets`` and the game's own ``rules``, marked "now"; choosing one starts a new
+    game), new game, history, hints on/off, adapt the reader to the kept photos (when
+    ``adapt``), calibrate the camera, shut down; the lists are sub-menus. People already seated
+    are not offered again, nor those waiting to join (``joining``)."""
     taken = {name.casefold() for name in (*seated, *joining)}
     adds = [MenuItem(f"Add {p}", Action.ADD, p) for p in people if p.casefold() not in taken]
     guest = next(f"Guest {n}" for n in range(1, 100) if f"guest {n}" not in taken)
@@ -72,12 +74,15 @@ def main_menu(
         if name.casefold() not in taken:
             adds.append(MenuItem(f"Add computer {name}", Action.ADD, name, spec))
     removes = [MenuItem(f"Remove {name}", Action.REMOVE, name) for name in seated]
-    others = [MenuItem(f"Rules: {r}", Action.RULES, r) for r in rule_sets if r != rules]
+    listed = rule_sets if rules in rule_sets else [rules, *rule_sets]  # the game's own file too
+    choices = [
+        MenuItem(f"Rules: {r}{' (now)' if r == rules else ''}", Action.RULES, r) for r in listed
+    ]
     items = [
         MenuItem("Close menu", Action.CLOSE),
         MenuItem("Add player...", Action.OPEN, children=tuple(adds)),
         MenuItem("Remove player...", Action.OPEN, children=tuple(removes)),
-        MenuItem(f"Rules ({rules})...", Action.OPEN, children=tuple(others)),
+        MenuItem(f"Rules ({rules})...", Action.OPEN, children=tuple(choices)),
         MenuItem("New game", Action.NEW_GAME),
         MenuItem("History", Action.HISTORY),
         MenuItem("Hints: hide" if hints else "Hints: show", Action.HINTS),
@@ -88,9 +93,14 @@ def main_menu(
     return tuple(item for item in items if item.action is not Action.OPEN or item.children)
 
 
-def history_items(games: Sequence[StoredGame]) -> tuple[MenuItem, ...]:
-    """The finished games as menu lines (newest first), then "Back"."""
-    lines = [MenuItem(history_line(game), Action.HISTORY) for game in games[:8]]
+def history_items(games: Sequence[StoredGame], total: int | None = None) -> tuple[MenuItem, ...]:
+    """ "Back", then the finished games ``games`` (newest first) as menu lines, numbered in the
+    order they finished: the newest is number ``total`` (default: as many as ``games``)."""
+    newest = len(games) if total is None else total
+    lines = [
+        MenuItem(history_line(game, newest - index), Action.HISTORY)
+        for index, game in enumerate(games[:8])
+    ]
     if not lines:
         lines = [MenuItem("No finished games yet", Action.HISTORY)]
     return (MenuItem("Back", Action.BACK), *lines)
@@ -101,10 +111,22 @@ def submenu(item: MenuItem) -> tuple[MenuItem, ...]:
     return (MenuItem("Back", Action.BACK), *item.children)
 
 
-def history_line(game: StoredGame) -> str:
-    """One finished game in a line: rules, winner(s) and the scores."""
+def finished_count(store: GameStore) -> int | None:
+    """How many games in ``store`` are finished (the newest finished game's number); None when
+    the store cannot tell."""
+    try:
+        row = store.db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL").fetchone()
+        return int(row[0])
+    except (sqlite3.Error, StoreError, TypeError, ValueError):
+        return None
+
+
+def history_line(game: StoredGame, number: int | None = None) -> str:
+    """One finished game in a line: its number among the finished games (default: its id in
+    the store; abandoned games use up ids), rules, winner(s) and the scores."""
+    shown = game.id if number is None else number
     if game.is_damaged:
-        return f"#{game.id} damaged, not shown"
+        return f"#{shown} damaged, not shown"
     result = game.result or {}
     scores = result.get("scores")
     winners = result.get("winners")
@@ -114,4 +136,4 @@ def history_line(game: StoredGame) -> str:
         else "?"
     )
     won = "/".join(map(str, winners)) if isinstance(winners, list) else "?"
-    return f"#{game.id} {result.get('rules', '?')}: {won} won ({text_scores})"
+    return f"#{shown} {result.get('rules', '?')}: {won} won ({text_scores})"

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from device.config import load_config
-from device.menu import history_line
+from device.menu import finished_count, history_line
 from device.store import GameStore, StoredGame, state_directory
 from device.web.games import records, write_csv
 
@@ -58,6 +58,7 @@ def handle(args: argparse.Namespace) -> int:
         if store.notice:
             print(f"dicekeeper history: {store.notice}", file=sys.stderr)
         stored = store.history(max(0, args.limit))
+        total = finished_count(store)  # the newest finished game's number
     damaged = [game for game in stored if game.is_damaged]
     games = [game for game in stored if not game.is_damaged]
     for game in damaged:
@@ -69,6 +70,8 @@ def handle(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(records(games), sys.stdout)
         return 2 if damaged else 0
+    newest = len(stored) if total is None else total
+    numbers = {game.id: newest - index for index, game in enumerate(stored)}
     for game in games:
         if args.json:
             print(
@@ -87,7 +90,7 @@ def handle(args: argparse.Namespace) -> int:
             corrected = corrected_throws(game)
             plural = "" if corrected == 1 else "s"
             fixed = f"  ({corrected} throw{plural} corrected)" if corrected else ""
-            print(f"{when}  {history_line(game)}{fixed}")
+            print(f"{when}  {history_line(game, numbers[game.id])}{fixed}")
     if not stored and not args.json:
         print("no finished games yet")
     return 2 if damaged else 0

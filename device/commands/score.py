@@ -97,6 +97,15 @@ def run(args: argparse.Namespace) -> int:
     """Score the throw given on the command line."""
     rules = resolve_rules(args.rules)
     dice = parse_dice(args.dice)
+    shown = " ".join(args.dice)
+    for token, value in zip(args.dice, dice, strict=True):  # the die named as typed, not '117'
+        if not 1 <= value <= rules.faces:
+            raise InvalidThrow(
+                f"die value {token!r} is impossible on {rules.faces}-faced dice "
+                f"(allowed 1..{rules.faces})"
+            )
+    if len(dice) > rules.dice:
+        raise InvalidThrow(f"at most {rules.dice} dice allowed, got {len(dice)}: {shown!r}")
     if dice:  # a throw of no dice scores 0
         rules.check_throw(Throw(dice))  # before sorting, so an error quotes the dice as given
     scoring = score_throw(rules, dice)

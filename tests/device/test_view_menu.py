@@ -93,7 +93,7 @@ def test_prompts_and_refusal_messages() -> None:
     )
 
 
-def test_the_menu_offers_who_is_not_seated_and_the_other_rules() -> None:
+def test_the_menu_offers_who_is_not_seated_and_every_rule_set() -> None:
     items = main_menu(
         seated=["Ann", "Expert"],
         people=["Ann", "Bob"],
@@ -117,7 +117,12 @@ def test_the_menu_offers_who_is_not_seated_and_the_other_rules() -> None:
     assert [i.label for i in adds] == ["Back", "Add Bob", "Add guest 1", "Add computer Bold"]
     assert adds[3].strategy == "bold" and adds[3].action is Action.ADD
     assert [i.name for i in submenu(items[2])[1:]] == ["Ann", "Expert"]
-    assert [i.name for i in submenu(items[3])[1:]] == ["farkle"]
+    assert [i.label for i in submenu(items[3])[1:]] == ["Rules: greed (now)", "Rules: farkle"]
+    own = main_menu(
+        seated=[], people=[], computers=[], rules="farkle-friday", rule_sets=["greed", "farkle"]
+    )  # a game of a rule file the list does not hold: its own rules are offered too
+    (rules,) = (item for item in own if item.label.startswith("Rules ("))
+    assert [i.name for i in submenu(rules)[1:]] == ["farkle-friday", "greed", "farkle"]
 
 
 def test_history_lines() -> None:
@@ -129,8 +134,8 @@ def test_history_lines() -> None:
         finished=1.0,
         result={"rules": "farkle", "winners": ["Bob"], "scores": {"Ann": 900, "Bob": 1200}},
     )
-    assert [i.label for i in history_items([game])] == [
+    assert [i.label for i in history_items([game], 3)] == [
         "Back",
-        "#7 farkle: Bob won (Ann 900, Bob 1200)",
+        "#3 farkle: Bob won (Ann 900, Bob 1200)",  # the third finished game, whatever its id
     ]
     assert [i.label for i in history_items([])] == ["Back", "No finished games yet"]

@@ -374,6 +374,13 @@ def test_a_turn_followed_paired_and_corrected_in_a_real_browser(
     )
     assert len(points) == 2  # a curve per player, Ann's up to 1150
     assert len(points[0].split()) == 2
+    labels = driver.execute_script(
+        "return ['.goal-label', '.top-label'].map((c) => {"
+        "const r = document.querySelector('#chart ' + c).getBoundingClientRect();"
+        "return [r.left, r.right, r.top, r.bottom]; })"
+    )  # the goal 1000 and the highest total 1150 lie close: their labels apart
+    (gl, gr, gt, gb), (tl, tr, tt, tb) = labels
+    assert gr <= tl or tr <= gl or gb <= tt or tb <= gt, labels
 
     # Opening a correction changes no die, and Confirm waits for a change; one begun and
     # cancelled sends nothing.

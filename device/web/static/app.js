@@ -83,7 +83,9 @@ function chart(players, target, current) {
   }
   if (most > (target || 0)) { // the scale: the highest total, where no goal line gives it
     svg.append(el("svg:line", { x1: left, x2: width - right, y1: y(most), y2: y(most), class: "top" }));
-    svg.append(el("svg:text", { x: left + 6, y: y(most) + 24, class: "tick", text: String(most) }));
+    svg.append(el("svg:text", { // at the right: the goal's label, at the left, may lie just below
+      x: width - right - 6, y: y(most) + 24, class: "tick end top-label", text: String(most),
+    }));
   }
   svg.append(el("svg:text", {
     x: width - right, y: height - 6, class: "tick end",
