@@ -89,10 +89,14 @@ def check_invariants(game: Game) -> None:
             assert record.total >= 0
             if not record.is_bust:
                 assert record.points >= 0
-            elif "zilch-penalty" not in state.rules.hooks:
-                assert record.points == 0  # only the zilch penalty makes a bust cost points
-            else:
-                assert record.points in (0, -min(ZILCH_PENALTY, record.total - record.points))
+                continue
+            before = record.total - record.points
+            costs = {0}  # a bust costs points only under a penalty or a wipe-out
+            if "zilch-penalty" in state.rules.hooks:
+                costs.add(-min(ZILCH_PENALTY, before))
+            if state.rules.wipe_out:
+                costs.add(-before)  # the whole score
+            assert record.points in costs
     if state.phase is Phase.OVER:
         assert state.current is None and state.winners
     elif state.players:
@@ -154,3 +158,15 @@ def test_removing_and_adding_players_keeps_the_turn_order(data: st.DataObject) -
         player = game.state.current_player
         assert [p.name for p in game.state.players] == order
         assert (player.name if player else "") == current
+
+
+def test_the_invariants_hold_through_a_wipe_out() -> None:
+    game = Game(next(r for r in RULES if r.wipe_out), ["Ann", "Bob"])
+    for throw in ("35", "66"):
+        game.throw(throw)
+    game.bank()
+    game.throw("22")
+    game.bank()
+    game.throw("11")  # Ann's 20 are lost
+    assert game.state.player("Ann").history[-1].points == -20
+    check_invariants(game)
