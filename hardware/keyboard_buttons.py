@@ -34,10 +34,10 @@ BUTTON_WORDS: Mapping[str, Button] = {
 }
 """The words the prompts use for the buttons (a long press is "hold ...")."""
 
-_HELP = (
-    (Button.ROLL, "ROLL"),
-    (Button.STOP, "STOP"),
-    (Button.SELECT, "SELECT"),
+_HELP = (  # lower case: the screens add the keys beside the button words in capitals
+    (Button.ROLL, "roll"),
+    (Button.STOP, "stop"),
+    (Button.SELECT, "select"),
     (Button.MENU, "menu"),
     (Button.CORRECT, "correct the dice"),
     (Button.HELP, "this help"),
@@ -59,7 +59,7 @@ def key_hints(keymap: Mapping[str, Button] = KEYMAP) -> tuple[tuple[str, str], .
 
 
 def help_line(keymap: Mapping[str, Button] = KEYMAP) -> str:
-    """Every key in one line: "keys: r ROLL · s STOP · space/tab SELECT · m menu · ..."."""
+    """Every key in one line: "keys: r roll · s stop · space/tab select · m menu · ..."."""
     parts = [
         f"{'/'.join(names)} {what}" for button, what in _HELP if (names := _names(keymap, button))
     ]

@@ -42,10 +42,11 @@ def test_the_terminal_names_the_key_beside_each_button_word(tmp_path: Path) -> N
         keys.type("?")
         rig.step()
         assert rig.view.message == (
-            "keys: r ROLL · s STOP · space/tab SELECT · m menu · c correct the dice · "
+            "keys: r roll · s stop · space/tab select · m menu · c correct the dice · "
             "h/? this help · q/Esc quit"
         )
         assert rig.view.options  # the help changed nothing else
+        assert "[" not in render_text(rig.view).splitlines()[-2]  # no key hints on the keys
         keys.type("m")
         rig.step()
         assert render_text(rig.view).endswith(
