@@ -15,6 +15,10 @@ until keeps are chosen, the turn is banked or the dice are thrown again, or a re
 unreadable, extra or missing dice (a die the reader missed is added as an unknown die to set).
 Every change goes through `Session.apply`, which stores the events before the screen shows them; a
 refused request or a full disk leaves a message and changes nothing.
+
+With the simulated camera a person's throw waits for ROLL (the press is the hand that throws);
+computer players' throws go by themselves. A player added during a turn waits in `joining` and
+takes a seat when the next round (or game) starts.
 """
 
 from __future__ import annotations
