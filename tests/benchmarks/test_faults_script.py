@@ -30,6 +30,25 @@ def test_the_disk_faults_end_as_expected_and_print_a_table() -> None:
     assert " ended as expected, 0 not" in lines[-1]
 
 
+def test_bad_state_files_leave_the_table_starting() -> None:
+    done = _run("--only", "state")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "a FIFO named x.toml in state/rules" in done.stdout
+    assert " ended as expected, 0 not" in done.stdout.splitlines()[-1]
+
+
+def test_the_web_attacks_end_as_expected_and_print_the_step_times() -> None:
+    done = _run("--only", "web", "--attack-seconds", "2")
+    rows = [line for line in done.stdout.splitlines() if line.count(" | ") == 3]
+    outcomes = {row.split(" | ")[0].strip(): row.split(" | ")[2].strip() for row in rows[1:]}
+    assert "web: 6 addresses guessing codes" in outcomes
+    assert "two dicekeeper run on one state directory" in outcomes
+    # Everything but the step-time comparison, which depends on this machine's load.
+    failed = [f for f, ok in outcomes.items() if ok != "ok" and not f.startswith("table step")]
+    assert failed == [], done.stdout
+    assert "p99 ms" in done.stdout and "\nidle " in done.stdout
+
+
 def test_the_soak_prints_memory_and_descriptors() -> None:
     done = _run("--soak", "0.1", "--interval", "2")
     assert done.returncode == 0, done.stdout + done.stderr
