@@ -187,3 +187,36 @@ def test_the_state_json_is_what_state_gives(rig: Rig) -> None:
         assert json.loads(body) == web.context.state(paired=False)
 
     _run(rig, test)
+
+
+def test_an_event_stream_whose_page_stops_reading_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(server, "WRITE_SECONDS", 0.5)
+    web = WebServer(WebBridge(), Pairing(), bind="127.0.0.1", port=0, store_path=None)
+    web.start()
+    context, loop = web.context, web._loop
+    assert loop is not None
+    client = socket.socket()
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        client.connect(("127.0.0.1", web.port))
+        client.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{web.port}\r\n\r\n".encode())
+        deadline = time.monotonic() + 30
+        while not context.watchers and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(context.watchers) == 1
+
+        def flood() -> None:  # a state far larger than the page's buffers, never read
+            context.text = "x" * 20_000_000
+            for wake in context.watchers:
+                wake.set()
+
+        loop.call_soon_threadsafe(flood)
+        while context.watchers and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not context.watchers  # the stream was ended
+        assert _get(web.port) == 200
+    finally:
+        client.close()
+        web.stop()
