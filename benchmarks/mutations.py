@@ -3,17 +3,26 @@ copy of the source, and the tests relevant to it are run there.
 
 Usage: .venv/bin/python benchmarks/mutations.py [--list] [--only NAME ...] [--commit REV] [--jobs N]
                                       [--timeout SECONDS]
+       .venv/bin/python benchmarks/mutations.py --sweep FILE ... [--sample N] [--seed S]
+                                      [--tests PATH ...]
 
-The source (the packages, ``tests``, ``systemd`` and ``pyproject.toml``) is copied once, from the
-work tree or, with ``--commit``, from a git revision (``git archive``); the work tree is never
-touched. Each mutant is a file, a piece of text that must occur in it exactly once, and its
-replacement: text that no longer occurs (the code was refactored) is reported as ``missing``, never
-as survived. Each mutant's tests run with this Python (``PYTHONPATH`` pointing at the copy); they
-first run on the unchanged copy, so a test that already fails is reported as ``baseline fails``
-rather than as a catch. The table says, for each mutant, whether the tests caught it and how many
-failed (a bug caught by a single test is one refactor away from going unnoticed); a second table
-says, for each test file run, how many of the planted bugs it caught (failed on) of those it was
-run against.
+``--sweep`` plants no hand-written bug but every small operator change a mutation tool would
+(``>=``/``>``, ``<``/``<=``, ``==``/``!=``, ``+``/``-``, ``and``/``or``, ``True``/``False``, ``not``
+dropped), one at a time, in the code lines of the files named (docstrings and comments left
+alone), optionally a seeded sample of ``N`` of them, and runs ``--tests`` (default
+``tests/engine``) stopping at the first failure. The survivors are the list to triage:
+equivalent mutants, or behaviour no test pins down.
+
+The source (the packages, ``tests``, ``systemd``, ``docs``, ``pyproject.toml`` and the README) is
+copied once, from the work tree or, with ``--commit``, from a git revision (``git archive``); the
+work tree is never touched. Each mutant is a file, a piece of text that must occur in it exactly
+once, and its replacement: text that no longer occurs (the code was refactored) is reported as
+``missing``, never as survived. Each mutant's tests run with this Python (``PYTHONPATH`` pointing
+at the copy); they first run on the unchanged copy, so a test that already fails is reported as
+``baseline fails`` rather than as a catch. The table says, for each mutant, whether the tests
+caught it and how many failed (a bug caught by a single test is one refactor away from going
+unnoticed); a second table says, for each test file run, how many of the planted bugs it caught
+(failed on) of those it was run against.
 
 Exit status: 0 when every mutant was caught, 1 otherwise, 2 for bad arguments.
 """
@@ -23,6 +32,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -36,7 +46,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COPIED = ("engine", "vision", "hardware", "device", "tests", "systemd", "pyproject.toml")
+COPIED = (
+    "engine", "vision", "hardware", "device", "tests", "systemd", "pyproject.toml", "README.md",
+    "docs",
+)  # fmt: skip
 PACKAGES = ("engine", "vision", "hardware", "device")
 
 ENTRY = ("tests/engine/test_entry_boundaries.py", "tests/engine/test_game_scripted.py")
@@ -66,6 +79,9 @@ class Mutant:
     replacement: str
     tests: tuple[str, ...]
     bug: str
+    line: int = 0
+    """For a swept mutant: the line (1-based) whose ``column``-th character starts ``original``."""
+    column: int = 0
 
 
 MUTANTS = (
@@ -337,6 +353,15 @@ def plant(mutant: Mutant, root: Path) -> str:
     text = source_text(mutant, root)
     if text is None:
         return f"{mutant.file} does not exist"
+    if mutant.line:
+        lines = text.splitlines(keepends=True)
+        line = lines[mutant.line - 1] if mutant.line <= len(lines) else ""
+        at = mutant.column
+        if line[at : at + len(mutant.original)] != mutant.original:
+            return f"{mutant.original!r} is not at {mutant.file}:{mutant.line}:{at}"
+        lines[mutant.line - 1] = line[:at] + mutant.replacement + line[at + len(mutant.original) :]
+        (root / mutant.file).write_text("".join(lines), encoding="utf-8")
+        return ""
     count = text.count(mutant.original)
     if count == 0:
         return f"{mutant.original!r} is not in {mutant.file}"
@@ -472,6 +497,11 @@ def list_mutants(mutants: Sequence[Mutant], root: Path) -> int:
     for mutant in mutants:
         text = source_text(mutant, root) or ""
         count = text.count(mutant.original)
+        if mutant.line:
+            lines = text.splitlines()
+            line = lines[mutant.line - 1] if mutant.line <= len(lines) else ""
+            at = mutant.column
+            count = int(line[at : at + len(mutant.original)] == mutant.original)
         state = "present" if count == 1 else "missing" if count == 0 else f"{count} times"
         bad += count != 1
         tests = " ".join(Path(t).name for t in mutant.tests)
@@ -510,15 +540,93 @@ def by_test_file(outcomes: Sequence[Outcome]) -> list[list[str]]:
     for o in outcomes:
         if o.status not in ("caught", "survived"):
             continue
-        for test in dict.fromkeys(t.split("::")[0] for t in o.mutant.tests):
+        for test in dict.fromkeys(t.split("::")[0] for t in o.mutant.tests if t[:1] != "-"):
+            if not test.endswith(".py"):  # a folder: credit the files in it that failed
+                ran[test] = ran.get(test, 0) + 1
+                for failed in o.files:
+                    if failed.startswith(test.rstrip("/") + "/"):
+                        caught.setdefault(failed, []).append(o.mutant.name)
+                continue
             ran[test] = ran.get(test, 0) + 1
             if test in o.files:
                 caught.setdefault(test, []).append(o.mutant.name)
     rows = [["test file", "caught", "bugs caught"]]
-    for test in sorted(ran, key=lambda name: (-len(caught.get(name, [])), name)):
+    for test in sorted(set(ran) | set(caught), key=lambda name: (-len(caught.get(name, [])), name)):
         names = caught.get(test, [])
-        rows.append([test, f"{len(names)} of {ran[test]}", ", ".join(names) or "-"])
+        runs = ran.get(test) or max(ran.get(d, 0) for d in ran if test.startswith(d + "/"))
+        rows.append([test, f"{len(names)} of {runs}", ", ".join(names) or "-"])
     return rows
+
+
+SWEEP_OPERATORS = (
+    (" >= ", " > "),
+    (" > ", " >= "),
+    (" <= ", " < "),
+    (" < ", " <= "),
+    (" == ", " != "),
+    (" != ", " == "),
+    (" + ", " - "),
+    (" - ", " + "),
+    (" and ", " or "),
+    (" or ", " and "),
+    ("True", "False"),
+    ("False", "True"),
+    ("not ", ""),
+)
+
+
+def sweep_mutants(root: Path, files: Sequence[str], tests: tuple[str, ...]) -> list[Mutant]:
+    """Every operator change of `SWEEP_OPERATORS` in the code lines of ``files`` (paths relative
+    to ``root``): not in docstrings or other triple-quoted text, comments, or type annotations'
+    ``import`` lines."""
+    found: list[Mutant] = []
+    for name in files:
+        text = (root / name).read_text(encoding="utf-8")
+        quoted = False
+        for number, line in enumerate(text.splitlines(), start=1):
+            code = line.split("#", 1)[0]
+            quotes = code.count('"""') + code.count("'''")
+            if quoted or quotes:
+                quoted = quoted != (quotes % 2 == 1)
+                continue
+            if code.lstrip().startswith(("import ", "from ", "@")) or not code.strip():
+                continue
+            for original, replacement in SWEEP_OPERATORS:
+                start = code.find(original)
+                while start >= 0:
+                    word = original.strip()
+                    before = code[start - 1 : start] if original[0] != " " else " "
+                    after = code[start + len(original) : start + len(original) + 1]
+                    whole = not (before.isalnum() or before == "_") and (
+                        original[-1] == " " or not (after.isalnum() or after == "_")
+                    )
+                    if whole and not _in_string(code, start):
+                        label = f"{word}>{replacement.strip() or 'drop'}"
+                        found.append(
+                            Mutant(
+                                f"{Path(name).name}:{number}:{start}:{label}",
+                                name,
+                                original,
+                                replacement,
+                                tests,
+                                f"line {number}: {line.strip()[:60]}",
+                                line=number,
+                                column=start,
+                            )
+                        )
+                    start = code.find(original, start + 1)
+    return found
+
+
+def _in_string(code: str, at: int) -> bool:
+    """Whether position ``at`` of a line lies inside a one-line string literal."""
+    inside: str | None = None
+    for i, char in enumerate(code[:at]):
+        if inside is None and char in "'\"":
+            inside = char
+        elif char == inside and code[i - 1] != "\\":
+            inside = None
+    return inside is not None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -529,6 +637,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
     parser.add_argument(
         "--timeout", type=float, default=600.0, help="seconds one run of tests may take"
+    )
+    parser.add_argument("--sweep", nargs="+", metavar="FILE", help="operator mutants of these")
+    parser.add_argument("--sample", type=int, help="--sweep: this many of them, drawn by --seed")
+    parser.add_argument("--seed", type=int, default=1, help="--sweep: the sample's seed")
+    parser.add_argument(
+        "--tests", nargs="+", default=["tests/engine"], help="--sweep: the tests to run"
     )
     args = parser.parse_args(argv)
     known = {m.name: m for m in MUTANTS}
@@ -548,6 +662,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as exc:
             print(f"mutations.py: {exc}")
             return 2
+        if args.sweep:
+            missing = [name for name in args.sweep if not (base / name).is_file()]
+            if missing:
+                print(f"mutations.py: --sweep {missing[0]!r}: no such file in the copy")
+                return 2
+            mutants = sweep_mutants(base, args.sweep, ("-x", *args.tests))
+            if args.sample is not None and args.sample < len(mutants):
+                mutants = sorted(
+                    random.Random(args.seed).sample(mutants, args.sample),
+                    key=lambda m: (m.file, m.line, m.column),
+                )
         if args.list:
             return list_mutants(mutants, base)
         problem = check_imports(base)

@@ -120,3 +120,23 @@ def test_each_test_file_is_credited_with_the_bugs_it_caught() -> None:
         ["tests/a.py", "1 of 2", "one"],
         ["tests/b.py", "1 of 2", "two"],
     ]
+
+
+def test_a_sweep_changes_operators_in_code_only(tmp_path: Path) -> None:
+    module = _module()
+    source = tmp_path / "engine" / "x.py"
+    source.parent.mkdir()
+    source.write_text(
+        '"""A docstring: a >= b and not c."""\n'
+        "import os  # a > b\n"
+        "def f(a, b):\n"
+        '    """a == b"""\n'
+        '    return a >= b and not cannot("x > y")  # a < b\n',
+        encoding="utf-8",
+    )
+    mutants = module.sweep_mutants(tmp_path, ["engine/x.py"], ("tests",))
+    assert sorted(m.name.split(":", 3)[3] for m in mutants) == [">=>>", "and>or", "not>drop"]
+    assert all(m.line == 5 for m in mutants)
+    flipped = next(m for m in mutants if m.original == " >= ")
+    assert module.plant(flipped, tmp_path) == ""
+    assert source.read_text(encoding="utf-8").splitlines()[4].startswith("    return a > b and")
