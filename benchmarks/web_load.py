@@ -7,13 +7,14 @@ The table plays by itself: two computer players whose dice the simulated camera 
 table reads (``computer_throws = "person"``; the simulator's truth, or with ``--real-reader``
 the dice reader), stepped 20 times a second by
 `device.loop.run_loop` on the real clock. The first run has no web; the second serves it on
-127.0.0.1 (a free port) while a separate process runs the clients for the same time: WATCHERS
-event streams (each fetching the camera picture when its number changes, as the page does) and
-CONTROLLERS paired clients posting a keep or a roll once a second each (refused while a
-computer plays, so they go through the table's queue without changing the game), then the table
-alone again (how much the figures vary by themselves on this machine). It prints each
-run's step times (median, 99th percentile, max, in ms) and what the clients got. Everything stops
-by itself after the given time; only 127.0.0.1 is contacted.
+127.0.0.1 (a free port) while a separate process runs the clients for the same time, each from
+its own loopback address (127.0.0.2 onwards, as phones have their own; the server bounds what
+one address may hold): WATCHERS event streams (each fetching the camera picture when its number
+changes, as the page does) and CONTROLLERS paired clients posting a keep or a roll once a second
+each (refused while a computer plays, so they go through the table's queue without changing the
+game), then the table alone again (how much the figures vary by themselves on this machine). It
+prints each run's step times (median, 99th percentile, max, in ms) and what the clients got.
+Everything stops by itself after the given time; only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
@@ -168,47 +169,56 @@ async def clients(url: str, code: str, seconds: float, watchers: int, controller
     latencies: list[float] = []
     end = time.monotonic() + seconds
     timeout = aiohttp.ClientTimeout(total=None, sock_read=20)
-    async with aiohttp.ClientSession(timeout=timeout) as session:
 
-        async def watch() -> None:
-            camera = 0
-            async with session.get(f"{url}/api/events") as stream:
-                counts[f"events {stream.status}"] += 1
-                while time.monotonic() < end:
-                    try:
-                        line = await asyncio.wait_for(
-                            stream.content.readline(), max(0.01, end - time.monotonic())
-                        )
-                    except TimeoutError:
-                        break
-                    if not line.startswith(b"data: "):
-                        continue
-                    counts["state events"] += 1
-                    state = json.loads(line[6:])
-                    if state["camera"] != camera:
-                        camera = state["camera"]
-                        async with session.get(f"{url}/api/camera.jpg") as picture:
-                            await picture.read()
-                            counts[f"camera.jpg {picture.status}"] += 1
+    def phone(number: int) -> aiohttp.ClientSession:
+        """A session from loopback address 127.0.0.(number + 2), as one phone."""
+        connector = aiohttp.TCPConnector(local_addr=(f"127.0.0.{number + 2}", 0))
+        return aiohttp.ClientSession(timeout=timeout, connector=connector)
 
-        async def control() -> None:
-            async with session.post(f"{url}/api/pair", json={"code": code}) as answer:
-                token = (await answer.json())["token"]
-            headers = {"Authorization": f"Bearer {token}"}
-            n = 0
+    async def watch(number: int) -> None:
+        camera = 0
+        async with phone(number) as session, session.get(f"{url}/api/events") as stream:
+            counts[f"events {stream.status}"] += 1
             while time.monotonic() < end:
-                path, body = (("/api/keep", {"option": 0}), ("/api/roll", {}))[n % 2]
-                n += 1
-                start = time.perf_counter()
-                async with session.post(f"{url}{path}", json=body, headers=headers) as answer:
-                    await answer.read()
-                    counts[f"control {answer.status}"] += 1
-                latencies.append(time.perf_counter() - start)
-                await asyncio.sleep(1.0)
+                try:
+                    line = await asyncio.wait_for(
+                        stream.content.readline(), max(0.01, end - time.monotonic())
+                    )
+                except TimeoutError:
+                    break
+                if not line.startswith(b"data: "):
+                    continue
+                counts["state events"] += 1
+                state = json.loads(line[6:])
+                if state["camera"] != camera:
+                    camera = state["camera"]
+                    async with session.get(f"{url}/api/camera.jpg") as picture:
+                        await picture.read()
+                        counts[f"camera.jpg {picture.status}"] += 1
 
-        await asyncio.gather(
-            *(watch() for _ in range(watchers)), *(control() for _ in range(controllers))
-        )
+    async def control(number: int) -> None:
+        async with phone(number) as session:
+            await control_from(session)
+
+    async def control_from(session: aiohttp.ClientSession) -> None:
+        async with session.post(f"{url}/api/pair", json={"code": code}) as answer:
+            token = (await answer.json())["token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        n = 0
+        while time.monotonic() < end:
+            path, body = (("/api/keep", {"option": 0}), ("/api/roll", {}))[n % 2]
+            n += 1
+            start = time.perf_counter()
+            async with session.post(f"{url}{path}", json=body, headers=headers) as answer:
+                await answer.read()
+                counts[f"control {answer.status}"] += 1
+            latencies.append(time.perf_counter() - start)
+            await asyncio.sleep(1.0)
+
+    await asyncio.gather(
+        *(watch(n) for n in range(watchers)),
+        *(control(watchers + n) for n in range(controllers)),
+    )
     ms = sorted(t * 1000 for t in latencies)
     return {
         "counts": dict(sorted(counts.items())),
