@@ -151,6 +151,8 @@ def run_table(
 def _summary(label: str, result: dict[str, object]) -> str:
     times = sorted(result["times"])  # type: ignore[type-var]
     ms = [t * 1000 for t in times]  # type: ignore[attr-defined]
+    if not ms:
+        return f"{label}: no step measured past the first {WARM_UP} (a machine too busy)"
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
     return (
         f"{label}: {len(ms)} steps ({result['turns']} turns played), step time median "
