@@ -23,9 +23,10 @@ under another name resolving to the table (DNS rebinding) cannot read or control
 The connections are bounded too (`ConnectionGuard`): `CONNECTIONS_PER_ADDRESS` from one address
 (more are closed at once) and `MAX_CONNECTIONS` in all (the oldest of the address holding the
 most makes room for a new one), `HEADER_SECONDS` to send a request's headers (and to send the
-next one on a kept-alive connection), `BODY_SECONDS` for its body. At most `MAX_WATCHERS` event streams are served, `WATCHERS_PER_ADDRESS` from one address;
-when they are all taken, a new page takes the place of the oldest stream of the address holding
-the most, and a stream whose page does not read what is written within `WRITE_SECONDS` is closed.
+next one on a kept-alive connection), `BODY_SECONDS` for its body. At most `MAX_WATCHERS` event
+streams are served, `WATCHERS_PER_ADDRESS` from one address; when they are all taken, a new page
+takes the place of the oldest stream of the address holding the most, and a stream whose page
+does not read what is written within `WRITE_SECONDS` is closed.
 Store reads (with the replay of the games) and JPEG encoding run in worker threads.
 """
 
