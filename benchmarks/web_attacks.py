@@ -128,7 +128,7 @@ class Table:
 
     def code(self) -> str:
         """The newest pairing code the table's display printed."""
-        codes = re.findall(rf"{HOST}:{self.port}\s+code (\d{{4,8}})", self.text())
+        codes = re.findall(rf"{HOST}:{self.port}\s+code (\d{{4,12}})", self.text())
         return codes[-1] if codes else ""
 
     def step_times(self, start: float, end: float) -> list[float]:

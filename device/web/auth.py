@@ -4,12 +4,12 @@ The table shows a 4-digit code, drawn with `secrets` at each start. A phone that
 token (`secrets.token_urlsafe`) valid for `TOKEN_SECONDS`, sent back as ``Authorization: Bearer``.
 Wrong codes are bounded two ways, neither of which can lock the right code out for everyone:
 
-- per address (`address_key`: an IPv4 address, an IPv6 /64): `WRONG_CODES` wrong codes in
+- per address (`address_key`: an IPv4-mapped IPv6 address as IPv4): `WRONG_CODES` wrong codes in
   `CODE_WINDOW` seconds and that address alone is refused (429) until the window has passed;
 - per code: after `CODE_GUESSES` wrong codes against one code, from any addresses, the code is
   replaced by a new one `CODE_GROWTH` digits longer (up to `MAX_DIGITS`), which the table shows
-  (``on_new_code``). So a crowd guessing in turn tries at most `CODE_GUESSES` of the 10,000
-  four-digit codes (0.1 %), then of a million, then of 10^8 per code.
+  (``on_new_code``). So guessers, however many addresses they use, try at most `CODE_GUESSES`
+  of the 10,000 four-digit codes (0.1 %), then of a million, and so on up to 10^12 per code.
 
 The clock is injected (epoch seconds), so tests move time by hand.
 """
@@ -45,7 +45,7 @@ CODE_GUESSES = 10
 """Wrong codes (from any addresses) after which the code is replaced by a longer one."""
 FIRST_DIGITS = 4
 CODE_GROWTH = 2
-MAX_DIGITS = 8
+MAX_DIGITS = 12
 MAX_KEYS = 4096
 """Addresses a `RateLimit` remembers at most."""
 MAX_TOKENS = 256
@@ -69,16 +69,18 @@ class Token:
 
 
 def address_key(address: str) -> str:
-    """Whom a request counts against: its IPv4 address, or its IPv6 /64 (one machine is free to
-    use a whole /64); anything else as it is."""
+    """Whom a request counts against: its address, an IPv4-mapped IPv6 address as the IPv4 one.
+
+    IPv6 addresses are not grouped by /64: on a LAN every phone shares the network's /64, so
+    grouping would let one guesser lock out every IPv6 phone. An attacker who takes many IPv6
+    addresses gets more tries per minute, but still at most `CODE_GUESSES` at each code.
+    """
     try:
-        ip = ipaddress.ip_address(address)
+        ip = ipaddress.ip_address(address.split("%")[0])
     except ValueError:
         return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
     return str(ip)
 
 
