@@ -128,7 +128,7 @@ class Table:
 
     def pairing_code(self) -> str:
         """The newest code the table's own display printed beside its address."""
-        line = rf"phones: http://127\.0\.0\.1:{self.port}\s+code (\d{{4}})"
+        line = rf"phones: http://127\.0\.0\.1:{self.port}\s+code (\d{{4,12}})"
         codes: list[str] = re.findall(line, self.text())
         assert codes, f"the table printed no pairing code:\n{self.text()[-2000:]}"
         return codes[-1]
