@@ -216,6 +216,8 @@ class GameStore:
     """The SQLite store of games and their events. Use as a context manager or call `close()`.
 
     ``notice`` is set when opening had to move a damaged database aside (the message to show).
+    With ``repair=False`` (a second reader beside the table, such as the web's) a damaged
+    database is left where it is and `StoreError` raised: only the table moves it aside.
     """
 
     def __init__(
@@ -224,6 +226,7 @@ class GameStore:
         *,
         clock: Callable[[], float] = time.time,
         connect: Callable[[Path], sqlite3.Connection] | None = None,
+        repair: bool = True,
     ) -> None:
         self.path = path
         self.notice = ""
@@ -245,6 +248,8 @@ class GameStore:
                 raise StoreError(f"cannot create the game store {str(path)!r}: {exc}") from None
             if not _is_damaged(exc):  # locked, not writable, an I/O error: the file may be fine
                 raise StoreError(_open_message(path, exc)) from None
+            if not repair:
+                raise StoreError(f"the game store {str(path)!r} cannot be read: {exc}") from None
             moved = self._move_aside()
             self.notice = (
                 f"the game store {str(path)!r} could not be read ({exc}); "

@@ -283,7 +283,8 @@ class WebContext:
         if self.store_path is None:
             raise StoreError("no game store")
         if self._store is None:
-            self._store = GameStore(self.store_path, connect=_connect_any_thread)
+            # Never moves the table's database aside: that is the table's to do.
+            self._store = GameStore(self.store_path, connect=_connect_any_thread, repair=False)
         return read(self._store)
 
     # --- the camera picture ------------------------------------------------------------------

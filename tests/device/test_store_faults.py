@@ -352,3 +352,34 @@ def test_history_of_a_store_with_damaged_records_prints_json_for_the_rest(tmp_pa
     result = _cli("history", tmp_path, "--json")
     assert result.returncode == 2
     assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == [1]
+
+
+def test_a_second_reader_never_moves_a_damaged_store_aside(tmp_path: Path) -> None:
+    (tmp_path / DATABASE_NAME).write_bytes(b"not a database " * 300)
+    with pytest.raises(StoreError, match="cannot be read"):
+        GameStore(tmp_path / DATABASE_NAME, repair=False)
+    assert _aside(tmp_path) == [] and (tmp_path / DATABASE_NAME).exists()
+    with _store(tmp_path) as store:  # the table's own open does
+        assert "moved to" in store.notice
+    assert len(_aside(tmp_path)) == 1
+
+
+def test_the_web_reads_the_store_without_moving_it(tmp_path: Path) -> None:
+    import asyncio
+
+    from device.web.auth import Pairing
+    from device.web.bridge import WebBridge
+    from device.web.server import WebContext
+
+    (tmp_path / DATABASE_NAME).write_bytes(b"not a database " * 300)
+
+    async def read() -> None:
+        context = WebContext(WebBridge(), Pairing(), store_path=tmp_path / DATABASE_NAME)
+        try:
+            with pytest.raises(StoreError):
+                await context.read_store(lambda store: store.history())
+        finally:
+            context.close()
+
+    asyncio.run(read())
+    assert _aside(tmp_path) == []
