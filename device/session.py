@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from device.rules_file import check_playable, find_rules_or_file, rules_file_text
+from device.rules_file import find_rules_or_file, rules_file_text
 from device.store import GameStore, StoreError
 from engine.errors import DicekeeperError
 from engine.events import Corrected, Event, PlayerAdded, event_from_json
@@ -43,14 +43,10 @@ class Seat:
 def rules_for(name: str, target: int = 0) -> Rules:
     """The rule set ``name`` (or rules file path) with ``target`` (0: its own).
 
-    Raises the engine's `UnknownRules`, or `InvalidRules` for a bad rules file or a target
-    below the rules' ``bank_minimum``.
+    Raises the engine's `UnknownRules`, or `InvalidRules` for a bad rules file.
     """
     rules = find_rules_or_file(name)
-    if target and target != rules.target:
-        rules = rules.with_target(target)
-        check_playable(rules, f"{name!r} to {target}")
-    return rules
+    return rules.with_target(target) if target and target != rules.target else rules
 
 
 @dataclass(slots=True)

@@ -208,15 +208,6 @@ def test_rules_a_table_cannot_show_or_play_are_one_line(
     assert words in line and "\x1b" not in line and len(line) < 300
 
 
-def test_a_target_below_the_bank_minimum_is_refused() -> None:
-    from device.session import rules_for
-    from engine.errors import InvalidRules
-
-    with pytest.raises(InvalidRules, match="bank_minimum = 300"):
-        rules_for("zilch", 200)
-    assert rules_for("zilch", 300).target == 300
-
-
 @pytest.mark.parametrize("rate", ["0", "-1", "nan", "inf", "1e9", "x"])
 def test_run_rate_out_of_range_is_refused(capsys: pytest.CaptureFixture[str], rate: str) -> None:
     with pytest.raises(SystemExit) as exit_:
