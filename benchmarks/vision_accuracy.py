@@ -94,11 +94,13 @@ def errata(folder: str) -> list[dict[str, str]]:
 
 
 def labelled_folders() -> list[Path]:
-    """The dataset folders that hold a ``labels.csv``, in name order (none when `DATASETS` is
-    missing)."""
+    """The dataset folders of whole photos that hold a ``labels.csv``, in name order (none when
+    `DATASETS` is missing): folders of crops (`CROP_FOLDERS`) are left out."""
     if not DATASETS.is_dir():
         return []
-    return sorted(p for p in DATASETS.iterdir() if (p / "labels.csv").is_file())
+    return sorted(
+        p for p in DATASETS.iterdir() if (p / "labels.csv").is_file() and p.name not in CROP_FOLDERS
+    )
 
 
 def set_names(folder: str, image: str) -> list[str]:
@@ -297,9 +299,6 @@ def main() -> int:
     else:
         for folder in labelled_folders():
             if args.dataset and folder.name != args.dataset:
-                continue
-            if folder.name in CROP_FOLDERS:
-                print(f"skipped {folder.name}: crops of one die each, for the classifier")
                 continue
             told: dict[str, tuple[Score, Score]] | None = {} if args.expect else None
             scores = evaluate_folder(folder, params, args.failures, args.scale, told=told)

@@ -3,7 +3,10 @@ the labelled photos and in rendered trays, choose the value threshold there, and
 judge does on the held-out part beside the reader without it.
 
 Usage: .venv/bin/python training/fit_judge.py [--out vision/judge.json] [--silent 0.01]
-           [--network vision/judge_cnn.onnx] [--synthetic 1000] [--evidence F.pkl]
+           [--network vision/judge_cnn.onnx] [--synthetic 1000] [--evidence F.pkl] [--expect]
+
+``--expect`` reads and decides every photo told its labelled number of dice (as the table would
+tell the reader), and chooses the value threshold so.
 
 Each photo of every folder in ../shared/datasets, and ``--synthetic`` rendered trays, are read by
 the stages before the judge (`vision.reader.candidates_of`, on the working copy as the reader reads
@@ -60,7 +63,7 @@ from vision.judge import (
 )
 from vision.network import read_onnx
 from vision.params import ReaderParams
-from vision.reader import candidates_of, die_reading, scaled, working_copy
+from vision.reader import MOST_DICE, candidates_of, die_reading, scaled, working_copy
 from vision.render import UNUSUAL_SCHEMES, render_tray, style_from_seed
 from vision.types import Frame, Reading
 from vision.validate import check_frame
@@ -110,18 +113,20 @@ class Photo:
 
 
 def read_before_judge(
-    frame: Frame, network: cv2.dnn.Net
+    frame: Frame, network: cv2.dnn.Net, expected: int | None = None
 ) -> tuple[float, list[Candidate], list[Looks]]:
-    """The working copy's factor, the candidates (placed by the judge's looks) and the looks."""
+    """The working copy's factor, the candidates (placed by the judge's looks) and the looks;
+    ``expected``: the number of dice, as the reader is told it."""
     working, factor = working_copy(check_frame(frame))
     pyramid = pyramid_of(working)
-    found = candidates_of(working, pyramid, ReaderParams())
+    found = candidates_of(working, pyramid, ReaderParams(), expected=expected)
     placed, looks = looks_at(pyramid, found, lambda crops: classify_with(network, crops))
     return factor, placed, looks
 
 
-def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
-    """Every labelled photo and ``synthetic`` rendered trays (every other one held out), read."""
+def gather(network: cv2.dnn.Net, synthetic: int, *, counted: bool = False) -> list[Photo]:
+    """Every labelled photo and ``synthetic`` rendered trays (every other one held out), read
+    (``counted``: each told its labelled number of dice, `told`)."""
     photos = []
     rng = random.Random(SYNTHETIC_SEEDS)
     unusual = sorted(UNUSUAL_SCHEMES)
@@ -133,7 +138,8 @@ def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
             name = unusual[n // (2 * UNUSUAL_EVERY) % len(unusual)]
             style = replace(style, schemes=(*style.schemes, name))
         tray = render_tray(values, seed=seed, style=style)
-        factor, found, looks = read_before_judge(tray.frame, network)
+        expected = told(len(tray.dice)) if counted else None
+        factor, found, looks = read_before_judge(tray.frame, network, expected)
         names: tuple[str, ...] = ("synthetic",)
         if n % 2:
             names += ("synthetic, held out",)
@@ -148,7 +154,8 @@ def gather(network: cv2.dnn.Net, synthetic: int) -> list[Photo]:
     print(f"  synthetic: {synthetic} trays", file=sys.stderr, flush=True)
     for folder in labelled_folders():
         for count, (image, photo, dice) in enumerate(labelled_photos(folder), start=1):
-            factor, found, looks = read_before_judge(photo, network)
+            expected = told(len(dice)) if counted else None
+            factor, found, looks = read_before_judge(photo, network, expected)
             names = tuple(set_names(folder.name, image))
             training = not any(name.endswith("held out") for name in names)
             original = original_photo(f"{folder.name}/{image}")
@@ -229,14 +236,24 @@ def fit(
     return Logistic(tuple(mean), tuple(scale), tuple(w[:-1]), float(w[-1]))
 
 
-def scores(photos: Sequence[Photo], model: Model | None) -> dict[str, Score]:
+def told(count: int) -> int | None:
+    """The number of dice a photo of ``count`` labelled dice tells the reader (None for a count
+    the reader is never told)."""
+    return count if 1 <= count <= MOST_DICE else None
+
+
+def scores(
+    photos: Sequence[Photo], model: Model | None, *, counted: bool = False
+) -> dict[str, Score]:
     """The figures of every set, the dice as the judge decides them (None: without the judge,
-    the faces the fast path or the pip stages found)."""
+    the faces the fast path or the pip stages found), each photo told its number of dice when
+    ``counted``."""
     params = ReaderParams()
     out: dict[str, Score] = defaultdict(Score)
     for photo in photos:
         if model is not None:
-            faces = decide(photo.found, photo.looks, model)
+            expected = told(len(photo.labels)) if counted else None
+            faces = decide(photo.found, photo.looks, model, expected=expected)
         else:
             faces = [c.face for c in photo.found if c.has_pips or c.is_quick]
         unbounded = 10**6  # boxes are not clipped to the frame: the scoring is by centre
@@ -273,7 +290,9 @@ def out_of_fold(photos: Sequence[Photo]) -> list[tuple[Photo, Logistic, Logistic
     return judged
 
 
-def misread_silently(judged: Sequence[tuple[Photo, Model]]) -> dict[str, tuple[float, float]]:
+def misread_silently(
+    judged: Sequence[tuple[Photo, Model]], *, counted: bool = False
+) -> dict[str, tuple[float, float]]:
     """By kind of scene: the original photos (each copy of one weighing 1 / its copies) and how
     many of them are misread silently, each photo's dice as its model decides them."""
     copies: dict[str, int] = defaultdict(int)
@@ -281,14 +300,18 @@ def misread_silently(judged: Sequence[tuple[Photo, Model]]) -> dict[str, tuple[f
         copies[photo.original] += 1
     out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for photo, model in judged:
-        score = scores([photo], model)[photo.names[0]]
+        score = scores([photo], model, counted=counted)[photo.names[0]]
         out[photo.scene][0] += 1.0 / copies[photo.original]
         out[photo.scene][1] += score.silent / copies[photo.original]
     return {name: (n, silent) for name, (n, silent) in out.items()}
 
 
 def least_value(
-    judged: Sequence[tuple[Photo, Logistic, Logistic]], least_die: float, silent: float
+    judged: Sequence[tuple[Photo, Logistic, Logistic]],
+    least_die: float,
+    silent: float,
+    *,
+    counted: bool = False,
 ) -> float:
     """The lowest value threshold at which, in every kind of scene, at most ``silent`` of the
     training photos are misread silently (at most one, in a scene of fewer than 1 / ``silent``),
@@ -296,7 +319,8 @@ def least_value(
     original photo: the augmented copies of one photo are one throw, not several."""
     for threshold in THRESHOLDS:
         by_set = misread_silently(
-            [(p, Model(die, value, least_die, float(threshold))) for p, die, value in judged]
+            [(p, Model(die, value, least_die, float(threshold))) for p, die, value in judged],
+            counted=counted,
         )
         if all(bad <= max(1.0, silent * n) + 1e-9 for n, bad in by_set.values()):
             return float(threshold)
@@ -312,22 +336,29 @@ def main() -> int:
     parser.add_argument("--least-value", type=float, help="the value threshold, not chosen")
     parser.add_argument("--synthetic", type=int, default=1000)
     parser.add_argument("--evidence", type=Path, default=Path("/tmp/judge-evidence.pkl"))
+    parser.add_argument(
+        "--expect",
+        action="store_true",
+        help="every photo read told its labelled number of dice, the threshold chosen so",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.evidence.is_file():
         with args.evidence.open("rb") as file:
             photos = pickle.load(file)
     else:
-        photos = gather(read_onnx(str(args.network)), args.synthetic)
+        photos = gather(read_onnx(str(args.network)), args.synthetic, counted=args.expect)
         with args.evidence.open("wb") as file:
             pickle.dump(photos, file)
     die, value = fitted(photos)
-    least = args.least_value or least_value(out_of_fold(photos), args.least_die, args.silent)
+    least = args.least_value or least_value(
+        out_of_fold(photos), args.least_die, args.silent, counted=args.expect
+    )
     model = Model(die, value, args.least_die, least)
     args.out.write_text(model.to_json(), encoding="utf-8")
     print(f"{len(DIE_FEATURES)} + {len(VALUE_FEATURES)} features; value threshold {least}")
     print(f"-> {args.out}")
-    before, after = scores(photos, None), scores(photos, model)
+    before, after = scores(photos, None), scores(photos, model, counted=args.expect)
     print(f"  {'set':<52} {'without the judge':>36}   {'judged':>36}")
     columns = "recall  prec.  exact silent  None"
     print(f"  {'':<52} {columns:>36}   {columns:>36}")
