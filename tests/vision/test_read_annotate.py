@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.annotate import READ_COLOUR, UNREAD_COLOUR, annotate, label_places
+from vision.annotate import PLATE, READ_COLOUR, UNREAD_COLOUR, annotate, label_of, label_places
 from vision.types import Box, DieReading, Reading
 
 
@@ -41,3 +41,19 @@ def test_the_labels_of_touching_dice_do_not_cover_each_other_and_stay_in_the_fra
             assert x + w <= ox or ox + ow <= x or y + h <= oy or oy + oh <= y
     # A die alone gets its label above its box.
     assert label_places([Box(100, 100, 40, 40)], [(70, 20)], (320, 240)) == [(100, 76, 70, 20)]
+
+
+def test_a_label_keeps_the_value_apart_from_how_sure_the_reader_is() -> None:
+    assert label_of(1, 1.0) == "1 (100%)"
+    assert label_of(6, 0.874) == "6 (87%)"
+    assert label_of(None, 0.42) == "? (42%)"
+
+
+def test_labels_are_drawn_on_a_dark_plate_whatever_the_tray() -> None:
+    """On a green felt as bright as the label's green, the label still stands out."""
+    felt = np.zeros((240, 320, 3), np.uint8)
+    felt[:] = READ_COLOUR
+    drawn = annotate(felt, Reading((DieReading(1, (160.0, 150.0), Box(130, 120, 60, 60), 1.0),)))
+    plate = (drawn == PLATE).all(axis=2)
+    assert plate[:120].sum() > 200  # above the die's box
+    assert not plate[120:].any()
