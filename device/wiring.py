@@ -126,6 +126,11 @@ def check_game_config(config: Config) -> Rules:
             f"game.rules = {config.game.rules!r}: its dice have {rules.faces} faces; "
             "the camera reads six-sided dice only"
         )
+    if rules.bank_minimum > rules.target:
+        raise ConfigError(
+            f"game.target = {config.game.target!r}: below {rules.name}'s bank minimum of "
+            f"{rules.bank_minimum}: the first bank would end the game"
+        )
     for key, specs in (
         ("game.players", [s[len(COMPUTER_PREFIX) :] for s in config.game.players if _is_cpu(s)]),
         ("players.computers", list(config.players.computers)),

@@ -182,3 +182,10 @@ def test_a_game_of_a_rules_file_resumes_when_the_file_is_gone(tmp_path: Path) ->
         assert resumed is not None and not store.notice
         assert resumed.rules == rules
         assert resumed.state.turn.throws == (Throw((1, 2, 3, 4, 5, 6)),)
+
+
+def test_a_target_below_the_rules_bank_minimum_is_a_config_error(tmp_path: Path) -> None:
+    """zilch banks 300 at least: a game to 200 would end at the first bank."""
+    assert check_game_config(config(tmp_path, rules="zilch", target=300)).target == 300
+    with pytest.raises(ConfigError, match=r"game\.target = 200: below zilch's bank minimum of 300"):
+        check_game_config(config(tmp_path, rules="zilch", target=200))
