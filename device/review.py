@@ -19,13 +19,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 from device.computer import cached_table
-from device.session import Session, rules_for
+from device.session import Session, stored_rules
 from device.store import GameStore, StoredGame, StoreError
 from engine.errors import DicekeeperError
 from engine.events import Event, event_from_json
 from engine.review import BLUNDER, MISTAKE, Decision, PlayerReview, Review, review_game
 from engine.rules import Rules
-from engine.rules_toml import parse_rules
 from engine.solver_optimal import OptimalTable
 
 __all__ = [
@@ -89,13 +88,7 @@ def find_stored(store: GameStore, game_id: int | None) -> StoredGame:
 
 
 def _rules_and_events(stored: StoredGame) -> tuple[Rules, list[Event]]:
-    target = int(str(stored.start.get("target", 0)))
-    text = stored.start.get("rules_file")
-    if isinstance(text, str):
-        rules = parse_rules(text, origin=f"saved game {stored.id}").with_target(target)
-    else:
-        rules = rules_for(str(stored.start["rules"]), target)
-    return rules, [event_from_json(json.loads(line)) for line in stored.events]
+    return stored_rules(stored), [event_from_json(json.loads(line)) for line in stored.events]
 
 
 _SETTINGS = ReviewSettings()

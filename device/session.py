@@ -15,14 +15,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from device.rules_file import find_rules_or_file, rules_file_text
-from device.store import GameStore, StoreError
+from device.store import GameStore, StoredGame, StoreError
 from engine.errors import DicekeeperError
 from engine.events import Corrected, Event, PlayerAdded, event_from_json
 from engine.rules import Rules
 from engine.rules_toml import parse_rules
 from engine.state import GameState, Phase, apply
 
-__all__ = ["Seat", "Session", "rules_for"]
+__all__ = ["Seat", "Session", "rules_for", "stored_rules"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,17 @@ class Seat:
     def is_computer(self) -> bool:
         """Whether a computer player sits here."""
         return self.strategy is not None
+
+
+def stored_rules(stored: StoredGame) -> Rules:
+    """The rule set a stored game was started with: the rule file kept with it, else the rule
+    set it names, with its target. Raises the engine's errors, `KeyError`, `ValueError` or
+    `TypeError` for a start record that does not say."""
+    target = int(str(stored.start.get("target", 0)))
+    text = stored.start.get("rules_file")
+    if isinstance(text, str):  # a rule file's rules, kept with the game
+        return parse_rules(text, origin=f"saved game {stored.id}").with_target(target)
+    return rules_for(str(stored.start["rules"]), target)
 
 
 def rules_for(name: str, target: int = 0) -> Rules:
@@ -92,12 +103,7 @@ class Session:
             store.quarantine(stored.id, reason)
             return None
         try:
-            target = int(str(stored.start.get("target", 0)))
-            text = stored.start.get("rules_file")
-            if isinstance(text, str):  # a rule file's rules, kept with the game
-                rules = parse_rules(text, origin=f"saved game {stored.id}").with_target(target)
-            else:
-                rules = rules_for(str(stored.start["rules"]), target)
+            rules = stored_rules(stored)
             computers = {str(k): str(v) for k, v in _mapping(stored.start.get("computers")).items()}
             state = GameState.new(rules)
             for text in stored.events:

@@ -17,11 +17,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TextIO
 
-from device.session import rules_for
+from device.session import stored_rules
 from device.store import StoredGame
 from engine.errors import DicekeeperError
 from engine.events import Corrected, event_from_json
-from engine.rules_toml import parse_rules
 from engine.state import GameState, apply
 
 __all__ = [
@@ -142,13 +141,7 @@ def _without_turns(record: GameRecord, problem: str) -> GameRecord:
 def _replay(stored: StoredGame) -> tuple[GameState, tuple[TurnRow, ...]]:
     """The final state and the turns in the order they were played (a corrected throw that
     changed how a turn ended replaces it)."""
-    target = int(str(stored.start.get("target", 0)))
-    text = stored.start.get("rules_file")
-    if isinstance(text, str):
-        rules = parse_rules(text, origin=f"saved game {stored.id}").with_target(target)
-    else:
-        rules = rules_for(str(stored.start["rules"]), target)
-    state = GameState.new(rules)
+    state = GameState.new(stored_rules(stored))
     order: list[tuple[str, int]] = []  # (player, turn number) as the turns ended
     records: dict[tuple[str, int], tuple[int, int, bool]] = {}
     corrections: dict[tuple[str, int], int] = {}
