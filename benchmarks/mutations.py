@@ -522,7 +522,7 @@ def report(outcomes: Sequence[Outcome], source: str) -> int:
     print(_table(rows))
     caught = [o for o in outcomes if o.status == "caught"]
     print(f"caught {len(caught)} of {len(outcomes)}", end="")
-    single = [o.mutant.name for o in caught if o.failed == 1]
+    single = [o.mutant.name for o in caught if o.failed == 1 and "-x" not in o.mutant.tests]
     print(f"; caught by one test only: {', '.join(single)}" if single else "")
     for o in outcomes:
         if o.status != "caught":
@@ -646,14 +646,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     known = {m.name: m for m in MUTANTS}
-    for name in args.only or ():
+    for name in [] if args.sweep else args.only or ():
         if name not in known:
             print(f"mutations.py: unknown mutant {name!r} (known: {', '.join(known)})")
             return 2
     if args.jobs < 1:
         print(f"mutations.py: --jobs {args.jobs!r}: must be at least 1")
         return 2
-    mutants = [known[name] for name in args.only] if args.only else list(MUTANTS)
+    mutants = [known[name] for name in args.only] if args.only and not args.sweep else list(MUTANTS)
     source = f"revision {args.commit}" if args.commit else f"the work tree {ROOT}"
     with tempfile.TemporaryDirectory(prefix="dicekeeper-mutants-") as temp:
         base = Path(temp) / "base"
@@ -668,7 +668,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"mutations.py: --sweep {missing[0]!r}: no such file in the copy")
                 return 2
             mutants = sweep_mutants(base, args.sweep, ("-x", *args.tests))
-            if args.sample is not None and args.sample < len(mutants):
+            if args.only:
+                swept = {m.name: m for m in mutants}
+                unknown = [name for name in args.only if name not in swept]
+                if unknown:
+                    print(f"mutations.py: --only {unknown[0]!r}: not among the swept mutants")
+                    return 2
+                mutants = [swept[name] for name in args.only]
+            elif args.sample is not None and args.sample < len(mutants):
                 mutants = sorted(
                     random.Random(args.seed).sample(mutants, args.sample),
                     key=lambda m: (m.file, m.line, m.column),
