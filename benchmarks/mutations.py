@@ -152,8 +152,8 @@ MUTANTS = (
     Mutant(
         "entry-bank-strict",
         "engine/rules.py",
-        "return turn_total >= self.entry_threshold",
-        "return turn_total > self.entry_threshold",
+        "return own >= self.entry_threshold",
+        "return own > self.entry_threshold",
         ENTRY,
         "a first bank of exactly the threshold (koans 300, house 500) is refused",
     ),
@@ -199,9 +199,9 @@ MUTANTS = (
     ),
     Mutant(
         "target-strict",
-        "engine/state.py",
-        "player.total >= rules.target",
-        "player.total > rules.target",
+        "engine/rules.py",
+        "return total >= self.goal",
+        "return total > self.goal",
         ("tests/engine/test_game_scripted.py", "tests/engine/test_game_requests.py"),
         "reaching exactly the target does not start the final round",
     ),
