@@ -2,9 +2,11 @@
 
 A `Rules` value says how many dice of how many faces are thrown, what scores (`ScoringTable`, turned
 into concrete `Combination` values by the `Rules.combinations` hook), how a player enters the game,
-whether the player chooses the dice to set aside, hot dice, the target and how the game ends, and
-passing. The built-in sets live in `engine.rulesets`; a house rule is a `Rules(...)` (or a subclass
-overriding a hook) handed to `register_rules`, or a TOML file read by `engine.rules_toml`.
+whether the player chooses the dice to set aside, hot dice, the target (reached or passed) and how
+the game ends, passing (to anyone or only to entered players), what a run of busts costs, and the
+throws that win the game at once or lose the thrower's whole score. The built-in sets live in
+`engine.rulesets`; a house rule is a `Rules(...)` (or a subclass overriding a hook) handed to
+`register_rules`, or a TOML file read by `engine.rules_toml`.
 """
 
 from __future__ import annotations
@@ -226,8 +228,8 @@ class Rules:
                     or any(type(d) is not int or not 1 <= d <= self.faces for d in dice)
                 ):
                     raise InvalidRules(
-                        f"{key} entry {list(dice)!r}: 1 to {self.dice} dice of faces "
-                        f"1-{self.faces} can never be thrown otherwise"
+                        f"{key} entry {list(dice)!r} can never be thrown: it must be 1 to "
+                        f"{self.dice} dice of faces 1-{self.faces}"
                     )
             object.__setattr__(self, key, tuple(tuple(sorted(d)) for d in getattr(self, key)))
         if not isinstance(self.hooks, tuple) or any(hook not in HOOKS for hook in self.hooks):
