@@ -11,6 +11,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from device.commands import register_all
 from device.logs import setup_logging
@@ -25,9 +26,17 @@ VERBOSE_HELP = "log debugging messages too (on stderr)"
 log = logging.getLogger(__name__)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose refusals are one line on stderr (the usage is behind
+    ``--help``), with exit status 2, as every other bad input's."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    """The argument parser with every subcommand registered (each a `_Parser` too)."""
+    parser: argparse.ArgumentParser = _Parser(
         prog="dicekeeper",
         description="A tabletop companion for Greed and Farkle.",
     )

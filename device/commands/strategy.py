@@ -40,13 +40,17 @@ MAX_TARGET = 10**9
 
 
 def target(text: str) -> int:
-    """``--target``: a whole number of points from 1 to `MAX_TARGET`."""
+    """``--target``: a whole number (its range is checked by `checked_target`)."""
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if not 1 <= value <= MAX_TARGET:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: from 1 to {MAX_TARGET:,} points")
+
+
+def checked_target(value: int | None) -> int | None:
+    """``--target`` if it is from 1 to `MAX_TARGET` points; else `StrategyUsage`."""
+    if value is not None and not 1 <= value <= MAX_TARGET:
+        raise StrategyUsage(f"--target {value}: a target is from 1 to {MAX_TARGET:,} points")
     return value
 
 
@@ -83,6 +87,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Print the turn expectation or solve tables."""
+    checked_target(args.target)
     if args.turn_ev:
         if not args.rules:
             raise StrategyUsage("--turn-ev needs --rules NAME (one or more)")
