@@ -61,9 +61,7 @@ def check_playable(rules: Rules, origin: str) -> None:
     name = rules.name
     if not name or len(name) > MAX_NAME or not name.isprintable():
         shown = repr(name[:40]) + ("..." if len(name) > 40 else "")
-        raise InvalidRules(
-            f"{origin}: name {shown} must be 1 to {MAX_NAME} printable characters"
-        )
+        raise InvalidRules(f"{origin}: name {shown} must be 1 to {MAX_NAME} printable characters")
     if rules.bank_minimum > rules.target:
         raise InvalidRules(
             f"{origin}: bank_minimum = {rules.bank_minimum} is above the target "
