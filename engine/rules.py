@@ -146,6 +146,17 @@ class ScoringTable:
         return dict(self.three_of_a_kind_overrides).get(face, self.three_of_a_kind * face)
 
 
+SWITCHES = (
+    "hot_dice",
+    "passing",
+    "target_passed",
+    "pass_to_entered",
+    "inherited_enters",
+    "every_die_scores",
+)
+"""The rules that are on or off, each a key at the top of a rule file (`engine.rules_toml`)."""
+
+
 @dataclass(frozen=True)
 class Rules:
     """A rule set. Frozen and hashable; `with_target` derives one with a chosen target.
@@ -209,15 +220,7 @@ class Rules:
             if not isinstance(getattr(self, key), kind):
                 allowed = ", ".join(repr(member.value) for member in kind)
                 raise InvalidRules(f"{key} = {getattr(self, key)!r}: allowed {allowed}")
-        for key in (
-            "hot_dice",
-            "passing",
-            "target_passed",
-            "pass_to_entered",
-            "inherited_enters",
-            "below_zero",
-            "every_die_scores",
-        ):
+        for key in (*SWITCHES, "below_zero"):
             if not isinstance(getattr(self, key), bool):
                 raise InvalidRules(f"{key} = {getattr(self, key)!r}: must be true or false")
         for key in ("instant_win", "wipe_out"):

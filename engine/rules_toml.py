@@ -56,6 +56,7 @@ from typing import TypeVar
 
 from engine.errors import InvalidRules, UnknownRules
 from engine.rules import (
+    SWITCHES,
     Combination,
     EndRule,
     EntryRule,
@@ -110,14 +111,7 @@ def _parse_rules(text: str) -> Rules:
     for key in ("dice", "faces", "target", "bank_minimum"):
         if top.has(key):
             fields[key] = top.integer(key, 0)
-    for key in (
-        "hot_dice",
-        "passing",
-        "target_passed",
-        "pass_to_entered",
-        "inherited_enters",
-        "every_die_scores",
-    ):
+    for key in SWITCHES:
         if top.has(key):
             fields[key] = top.boolean(key, False)
     for key in ("instant_win", "wipe_out"):
