@@ -76,6 +76,7 @@ SCENES = (
     "rune55-trainval greyscale close-ups",
     "rune55-trainval oblique white tables",
     "rune55-trainval board game",
+    "epanemu-ctu",
 )
 """The kinds of scene of the labelled photos (`benchmarks.vision_accuracy.scene_of`), in the
 order of the crops' ``source`` numbers (from 1; a scene not listed is numbered after them)."""
