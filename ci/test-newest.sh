@@ -31,16 +31,20 @@ checks=(
     "$venv/bin/mypy --no-incremental"
     "$venv/bin/python -m pytest"
 )
-run_checks() { # [--last-failed]: pytest only on what failed before
+run_checks() {
     failed=""
     for check in "${checks[@]}"; do
-        local command="$check"
-        [ "${1:-}" = --last-failed ] && [[ "$check" == *pytest* ]] && command="$check --last-failed"
-        if ! $command; then
+        if ! $check; then
             failed="$check"
             return 1
         fi
     done
+}
+# The check that failed, again (pytest only on the tests that failed).
+rerun_failed() {
+    local command="$failed"
+    [[ "$command" == *pytest* ]] && command="$command --last-failed"
+    $command
 }
 
 if [ -z "$newer" ]; then
@@ -52,8 +56,8 @@ else
         culprits=()
         while read -r name version locked; do
             [ "$locked" = - ] && continue
-            "${pip[@]}" install --no-deps "$name==$locked"
-            if run_checks --last-failed >/dev/null 2>&1; then
+            "${pip[@]}" install --no-deps "$name==$locked" || continue
+            if rerun_failed >/dev/null 2>&1; then
                 culprits+=("$name $version (lock $locked)")
             fi
             "${pip[@]}" install --no-deps "$name==$version"
