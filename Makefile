@@ -20,7 +20,6 @@ INSTALL := PYTHONWARNINGS='ignore:Editable installation:UserWarning' \
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --constraint $(LOCK) pip setuptools
 
 $(STAMP): pyproject.toml $(LOCK) | $(BIN)/python
 	$(PIP) install --constraint $(LOCK) pip setuptools
