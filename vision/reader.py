@@ -104,13 +104,7 @@ def read(
     faces = read_faces(working, pyramid, params, debug, expected=expected, admits=admits)
     if factor != 1.0:
         faces = [scaled(face, 1.0 / factor) for face in faces]
-    dice = [
-        die_reading(face, width, height, params)
-        for face in faces
-        if is_inside((face.x, face.y), params.roi)
-    ]
-    if params.empty_tray is not None:
-        dice = [d for d in dice if differs_from_empty(frame, params.empty_tray, d.box)]
+    dice = [die_reading(face, width, height, params) for face in faces]
     dice.sort(key=lambda d: (d.center[1], d.center[0]))
     reading = Reading(tuple(dice))
     if debug is not None:
@@ -155,13 +149,15 @@ def read_faces(
     """The dice of a checked frame (whose pyramid is ``pyramid``, or ``None`` without the
     classifier) as faces in its pixels: the judge's decision on the candidates (`candidates_of`)
     with the number of dice ``expected`` and the faces ``admits`` (the throwing area's), or with
-    ``use_judge`` off (or no classifier) the stages' faces as they are (`stage_faces`)."""
+    ``use_judge`` off (or no classifier) the stages' faces as they are (`stage_faces`), those
+    ``admits`` takes."""
     if pyramid and params.use_judge:
         found = candidates_of(frame, pyramid, params, debug, expected=expected, admits=admits)
         return judge(
             pyramid, found, judge_classifier, shipped_model(), expected=expected, admits=admits
         )
-    return stage_faces(frame, pyramid, params, debug)
+    faces = stage_faces(frame, pyramid, params, debug)
+    return faces if admits is None else [face for face in faces if admits(face)]
 
 
 def stage_faces(
