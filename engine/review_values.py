@@ -79,6 +79,8 @@ class Evaluator:
     """Values the choices of one decision; a subclass per kind of value."""
 
     name = ""
+    last_turn_measure = "win"
+    """What a last turn's values are measured in (`pass_values`)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -116,7 +118,27 @@ class Evaluator:
         raise NotImplementedError
 
     def pass_values(self, situation: Situation) -> tuple[str, list[Choice]]:
-        """The measure and the two choices of passed dice."""
+        """The measure and the two choices of passed dice: taken, or thrown fresh (on a last
+        turn, by the chance to pass the leader, measured as `last_turn_measure`)."""
+        assert situation.passed is not None
+        points, dice = situation.passed
+        beat = must_beat(situation)
+        if beat is not None:
+            measure = self.last_turn_measure
+            take = self.last_turn_pass(situation, True, beat)
+            fresh = self.last_turn_pass(situation, False, beat)
+        else:
+            measure, take, fresh = self.pass_chances(situation, points, dice)
+        return measure, [
+            Choice((), TAKE, dice, points, take),
+            Choice((), DECLINE, self.rules.dice, 0, fresh),
+        ]
+
+    def pass_chances(
+        self, situation: Situation, points: int, dice: int
+    ) -> tuple[str, float, float]:
+        """Before a last turn: the measure, and the values of taking ``points`` on ``dice``
+        passed and of throwing fresh."""
         raise NotImplementedError
 
     def scale(self, situation: Situation, best: float) -> float:
@@ -167,22 +189,13 @@ class OptimalEvaluator(Evaluator):
                 choices.append(_choice(keep, action, after, value))
         return "win", choices
 
-    def pass_values(self, situation: Situation) -> tuple[str, list[Choice]]:
-        assert situation.passed is not None
-        points, dice = situation.passed
-        beat = must_beat(situation)
-        if beat is not None:
-            take = self.last_turn_pass(situation, True, beat)
-            fresh = self.last_turn_pass(situation, False, beat)
-        else:
-            t = self.table
-            c = Optimal.coordinates(t, situation)
-            take = t.roll(c.seat, c.mine, c.theirs, points // t.unit, dice)
-            fresh = t.start_value(c.seat, c.mine, c.theirs)
-        return "win", [
-            Choice((), TAKE, dice, points, take),
-            Choice((), DECLINE, self.rules.dice, 0, fresh),
-        ]
+    def pass_chances(
+        self, situation: Situation, points: int, dice: int
+    ) -> tuple[str, float, float]:
+        t = self.table
+        c = Optimal.coordinates(t, situation)
+        take = t.roll(c.seat, c.mine, c.theirs, points // t.unit, dice)
+        return "win", take, t.start_value(c.seat, c.mine, c.theirs)
 
     def start_chance(self, state: GameState) -> float:
         """The chance of the player to move, at the start of a turn, to win."""
@@ -203,6 +216,7 @@ class PointsEvaluator(Evaluator):
     """Expected points of the turn, from `expert`'s turn tables."""
 
     name = POINTS
+    last_turn_measure = "reach"
 
     def turn(self, situation: Situation) -> TurnTable:
         return turn_table(self.rules) if situation.has_entered else entry_table(self.rules)
@@ -239,24 +253,12 @@ class PointsEvaluator(Evaluator):
                 choices.append(_choice(keep, action, after, value))
         return "points", choices
 
-    def pass_values(self, situation: Situation) -> tuple[str, list[Choice]]:
-        assert situation.passed is not None
-        points, dice = situation.passed
-        beat = must_beat(situation)
-        if beat is not None:
-            take = self.last_turn_pass(situation, True, beat)
-            fresh = self.last_turn_pass(situation, False, beat)
-            measure = "reach"
-        else:
-            table = self.turn(situation)
-            unit = table.model.unit
-            take = unit * table.throw_value(points // unit, dice)
-            fresh = unit * table.start
-            measure = "points"
-        return measure, [
-            Choice((), TAKE, dice, points, take),
-            Choice((), DECLINE, self.rules.dice, 0, fresh),
-        ]
+    def pass_chances(
+        self, situation: Situation, points: int, dice: int
+    ) -> tuple[str, float, float]:
+        table = self.turn(situation)
+        unit = table.model.unit
+        return "points", unit * table.throw_value(points // unit, dice), unit * table.start
 
     def scale(self, situation: Situation, best: float) -> float:
         table = self.turn(situation)
