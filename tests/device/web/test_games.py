@@ -15,7 +15,7 @@ from device.cli import main
 from device.store import StoredGame
 from device.web.games import CSV_FIELDS, game_record, write_csv
 from tests.device.harness import Rig, config, is_waiting, open_rig
-from tests.device.web.webrig import WebRig, served
+from tests.device.web.webrig import WebRig, run_served, served
 
 # Ann's throw is read 1 1 5 2 3 4, corrected to 1 1 1 2 3 4 (1000) and banked: past the target
 # of 500, so Bob has a last turn, and busts with 2 3 4 6 6 3.
@@ -44,14 +44,6 @@ def _finished_game(tmp_path: Path) -> Rig:
     return rig
 
 
-def _run(rig: Rig, test: object) -> None:
-    async def main() -> None:
-        async with served(rig) as web:
-            await test(web)  # type: ignore[operator]
-
-    asyncio.run(main())
-
-
 def test_games_list_and_one_game_with_its_turns(tmp_path: Path) -> None:
     rig = _finished_game(tmp_path)
 
@@ -74,7 +66,7 @@ def test_games_list_and_one_game_with_its_turns(tmp_path: Path) -> None:
         unfinished = rig.table.controller.session.game_id + 1  # ROLL would start it; none yet
         assert (await web.client.get(f"/api/games/{unfinished}")).status == 404
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_games_as_csv_one_row_per_turn(tmp_path: Path) -> None:
@@ -96,7 +88,7 @@ def test_games_as_csv_one_row_per_turn(tmp_path: Path) -> None:
         one = await (await web.client.get(f"/api/games/{game_id}.csv")).text()
         assert one == await answer.text()
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_history_csv_writes_the_same_rows(
@@ -109,7 +101,7 @@ def test_history_csv_writes_the_same_rows(
     async def test(web: WebRig) -> None:
         holder["csv"] = await (await web.client.get("/api/games.csv")).text()
 
-    _run(rig, test)
+    run_served(rig, test)
     rig.table.close()
     path = tmp_path / "config.toml"
     path.write_text(f'[state]\ndirectory = "{tmp_path / "state"}"\n')
@@ -190,7 +182,7 @@ def test_a_finished_game_with_a_null_score_breaks_nothing(
         assert (await web.client.get("/api/games/2")).status == 200
         assert (await web.client.get("/api/games/2.csv")).status == 200
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_history_counts_past_an_event_that_is_not_json(

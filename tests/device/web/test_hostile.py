@@ -4,11 +4,10 @@ finish their headers, and more connections from one address than it may hold."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,15 +17,7 @@ from device.web.auth import Pairing
 from device.web.bridge import WebBridge
 from device.web.server import WebServer, is_served_host
 from tests.device.harness import Rig, config, is_waiting, open_rig
-from tests.device.web.webrig import WebRig, served
-
-
-def _run(rig: Rig, test: Callable[[WebRig], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with served(rig) as web:
-            await test(web)
-
-    asyncio.run(main())
+from tests.device.web.webrig import WebRig, run_served
 
 
 @pytest.fixture
@@ -57,7 +48,7 @@ def test_every_route_refuses_a_rebound_host(rig: Rig) -> None:
         assert rig.table.controller.state.players[0].total == 0
         assert (await web.client.get("/api/state")).status == 200
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_get_requests_are_limited_per_address(rig: Rig) -> None:
@@ -70,7 +61,7 @@ def test_get_requests_are_limited_per_address(rig: Rig) -> None:
         web.now[0] += server.GET_WINDOW
         assert (await web.client.get("/api/state")).status == 200
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_requests_that_were_500s_are_4xx(rig: Rig) -> None:
@@ -85,7 +76,7 @@ def test_requests_that_were_500s_are_4xx(rig: Rig) -> None:
         for path in ("/api/games/99999999999999999999999", "/api/games/99999999999999999999.csv"):
             assert (await web.client.get(path)).status == 404, path
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 @pytest.fixture
@@ -186,7 +177,7 @@ def test_the_state_json_is_what_state_gives(rig: Rig) -> None:
         body = await (await web.client.get("/api/state")).read()
         assert json.loads(body) == web.context.state(paired=False)
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_an_event_stream_whose_page_stops_reading_is_closed(

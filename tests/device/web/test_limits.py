@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -24,15 +23,7 @@ from device.web.auth import (
     address_key,
 )
 from tests.device.harness import Rig, config, is_waiting, open_rig
-from tests.device.web.webrig import CODE, WebRig, served
-
-
-def _run(rig: Rig, test: Callable[[WebRig], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with served(rig) as web:
-            await test(web)
-
-    asyncio.run(main())
+from tests.device.web.webrig import CODE, WebRig, run_served
 
 
 @pytest.fixture
@@ -55,7 +46,7 @@ def test_control_without_a_token_or_with_a_wrong_one_is_401(rig: Rig) -> None:
             assert "pair first" in (await answer.json())["error"]
         assert rig.table.controller.state.players[0].total == 0
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_a_token_expires(rig: Rig) -> None:
@@ -73,7 +64,7 @@ def test_a_token_expires(rig: Rig) -> None:
         ).json()
         assert state["paired"] is False
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_wrong_codes_are_401_then_429_for_a_minute(rig: Rig) -> None:
@@ -87,7 +78,7 @@ def test_wrong_codes_are_401_then_429_for_a_minute(rig: Rig) -> None:
         web.now[0] += 61
         assert (await web.client.post("/api/pair", json={"code": CODE})).status == 200
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_wrong_codes_from_a_crowd_never_lock_the_right_code_out() -> None:
@@ -144,7 +135,7 @@ def test_the_table_shows_the_new_code(rig: Rig) -> None:
         assert rig.table.controller.overlay.pair_code == web.context.pairing.code
         assert len(rig.table.controller.overlay.pair_code) == 6
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_the_code_is_four_random_digits() -> None:
@@ -176,7 +167,7 @@ def test_requests_from_another_origin_are_403(rig: Rig) -> None:
             await web.post("/api/keep", {"option": 0}, token=token, headers=referer)
         ).status == 200
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_a_body_that_is_not_json_is_400(rig: Rig) -> None:
@@ -198,7 +189,7 @@ def test_a_body_that_is_not_json_is_400(rig: Rig) -> None:
         )
         assert answer.status == 400
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_a_large_body_is_413(rig: Rig) -> None:
@@ -212,7 +203,7 @@ def test_a_large_body_is_413(rig: Rig) -> None:
         assert answer.status == 413
         assert "too large" in (await answer.json())["error"]
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_too_many_posts_from_one_address_are_429(rig: Rig) -> None:
@@ -225,7 +216,7 @@ def test_too_many_posts_from_one_address_are_429(rig: Rig) -> None:
         web.now[0] += server.POST_WINDOW
         assert (await web.post("/api/keep", {"option": 0}, token=token)).status == 200
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_watchers_beyond_the_cap_of_an_address_are_503(rig: Rig) -> None:
@@ -248,7 +239,7 @@ def test_watchers_beyond_the_cap_of_an_address_are_503(rig: Rig) -> None:
         second.close()
         fourth.close()
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 def test_when_every_stream_is_taken_a_new_page_takes_the_oldest_place(rig: Rig) -> None:
@@ -268,7 +259,7 @@ def test_when_every_stream_is_taken_a_new_page_takes_the_oldest_place(rig: Rig) 
         second.close()
         third.close()
 
-    _run(rig, test)
+    run_served(rig, test)
 
 
 async def _read_to_end(response: object) -> bytes:
@@ -292,4 +283,4 @@ def test_a_table_that_does_not_answer_in_time_is_503_and_the_request_is_dropped(
         web.bridge.drain(rig.table.controller, rig.clock[0])  # too late: not applied
         assert rig.table.controller.state.players[0].total == 0
 
-    _run(rig, test)
+    run_served(rig, test)

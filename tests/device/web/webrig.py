@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,3 +88,13 @@ async def served(rig: Rig, *, static: Path | None = None) -> AsyncIterator[WebRi
     connect(bridge, rig.table.controller, url="http://table:8080", code=CODE)
     async with TestClient(TestServer(make_app(context))) as client:
         yield WebRig(rig, bridge, context, client, now)
+
+
+def run_served(rig: Rig, test: Callable[[WebRig], Awaitable[None]]) -> None:
+    """Run ``test`` against ``rig`` served (`served`), to its end."""
+
+    async def main() -> None:
+        async with served(rig) as web:
+            await test(web)
+
+    asyncio.run(main())
