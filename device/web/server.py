@@ -783,7 +783,10 @@ class WebServer:
         await runner.setup()
         assert runner.server is not None  # set by setup()
         guard = ConnectionGuard(
-            runner.server, most=self.max_connections, per_address=self.connections_per_address
+            runner.server,
+            most=self.max_connections,
+            per_address=self.connections_per_address,
+            header_seconds=self.header_seconds,
         )
         loop = asyncio.get_running_loop()
         try:
@@ -852,8 +855,10 @@ class ConnectionGuard:
     """Bounds the open connections: at most `CONNECTIONS_PER_ADDRESS` from one address (more are
     closed as soon as they are accepted) and `MAX_CONNECTIONS` in all (when every place is
     taken, the oldest connection of the address holding the most is closed to make room, so a
-    crowd of half-open connections cannot keep a new phone out). `protocol` is the server's
-    protocol factory, wrapping aiohttp's.
+    crowd of half-open connections cannot keep a new phone out). A connection that has not sent
+    a whole request head (up to its blank line) within ``header_seconds`` is closed; later
+    requests on a kept-alive connection are timed by aiohttp's ``keepalive_timeout``.
+    `protocol` is the server's protocol factory, wrapping aiohttp's.
     """
 
     def __init__(
@@ -862,10 +867,12 @@ class ConnectionGuard:
         *,
         most: int = MAX_CONNECTIONS,
         per_address: int = CONNECTIONS_PER_ADDRESS,
+        header_seconds: float = HEADER_SECONDS,
     ) -> None:
         self._make_handler = make_handler
         self.most = most
         self.per_address = per_address
+        self.header_seconds = header_seconds
         self.open: dict[str, dict[_Guarded, asyncio.BaseTransport]] = {}
         """Open connections by address, oldest first."""
         self.refused = 0
@@ -925,6 +932,9 @@ class _Guarded(asyncio.Protocol):
         self._handler = handler
         self.address: str | None = None
         self._made = False
+        self._head_tail: bytes | None = b""
+        """The last bytes received while the first request's head is unfinished (None after)."""
+        self._head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -934,17 +944,39 @@ class _Guarded(asyncio.Protocol):
             return
         self.address = address
         self._made = True
+        self._head_timer = asyncio.get_running_loop().call_later(
+            self._guard.header_seconds, self._head_too_slow, transport
+        )
         self._handler.connection_made(transport)
 
+    def _head_too_slow(self, transport: asyncio.BaseTransport) -> None:
+        self._head_timer = None
+        self._guard.release(self)
+        _close(transport)
+
+    def _stop_head_timer(self) -> None:
+        self._head_tail = None
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
     def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
         self._guard.release(self)
         if self._made:
             self._made = False
             self._handler.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        if self._made:
-            self._handler.data_received(data)
+        if not self._made:
+            return
+        if self._head_tail is not None:
+            seen = self._head_tail + data
+            if b"\r\n\r\n" in seen:
+                self._stop_head_timer()
+            else:
+                self._head_tail = seen[-3:]
+        self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:
         return self._handler.eof_received() if self._made else None
