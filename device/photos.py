@@ -11,7 +11,9 @@ is not kept (those dice have no box). Computer players' virtual dice are drawn, 
 and never kept.
 
 `PhotoRing` is the folder ``photos/`` in the state directory: ``NNNNNNNN.jpg`` (the frame) and
-``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value`` per die), at most ``max_bytes`` in all (200 MB),
+``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value,as_read`` per die: ``as_read`` 1 when the reader
+gave the die that value, 0 when the players corrected it or the reader was not sure; files kept
+before it was written have no such column), at most ``max_bytes`` in all (200 MB),
 the oldest removed first. Photos are written by one background thread, so the game never waits
 for the disk; a write that fails (a full disk) is logged once and the game goes on. `export` writes
 the datasets' layout (``images/``, ``labels.csv``) that the benchmarks and training scripts read.
@@ -56,15 +58,23 @@ _QUEUE = 8
 """Photos waiting for the writer at most; more are dropped (with a warning) rather than wait."""
 _NAME = re.compile(r"^(\d{8})\.(jpg|csv)$")
 _HEADER = ["x_min", "y_min", "x_max", "y_max", "value"]
+_AS_READ = "as_read"
 
 
 @dataclass(frozen=True, slots=True)
 class StoredPhoto:
-    """One photo in the ring: its number, image path and labelled dice."""
+    """One photo in the ring: its number, image path and labelled dice, and for each die whether
+    the reader gave it that value (False: the players corrected it; empty: not recorded)."""
 
     number: int
     image: Path
     dice: tuple[LabelledDie, ...]
+    as_read: tuple[bool, ...] = ()
+
+    @property
+    def corrected(self) -> int | None:
+        """How many of its dice the players corrected (None: not recorded)."""
+        return self.as_read.count(False) if len(self.as_read) == len(self.dice) else None
 
 
 class PhotoRing:
@@ -91,9 +101,19 @@ class PhotoRing:
             self._next += 1
             return number
 
-    def write(self, number: int, frame: Frame | None, dice: Sequence[LabelledDie]) -> None:
-        """Write photo ``number`` (``frame`` None: its labels alone, the image is written), then
-        remove the oldest photos until the ring fits. Raises OSError (a full disk...)."""
+    def write(
+        self,
+        number: int,
+        frame: Frame | None,
+        dice: Sequence[LabelledDie],
+        as_read: Sequence[bool] = (),
+    ) -> None:
+        """Write photo ``number`` (``frame`` None: its labels alone, the image is written), with
+        whether the reader gave each die its value (``as_read``: one per die, or empty: not
+        recorded), then remove the oldest photos until the ring fits. Raises OSError (a full
+        disk...)."""
+        if as_read and len(as_read) != len(dice):
+            raise ValueError(f"{len(as_read)} as_read marks for {len(dice)} dice")
         self.folder.mkdir(parents=True, exist_ok=True)
         image = self.folder / f"{number:08d}.jpg"
         labels = self.folder / f"{number:08d}.csv"
@@ -103,10 +123,11 @@ class PhotoRing:
                 if not ok:
                     raise OSError(f"cannot encode photo {number} as JPEG")
                 write_atomically(image, encoded.tobytes())
-            rows = [_HEADER] + [
-                [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}", d.value]
-                for d in dice
-            ]
+            marks: list[list[object]] = [[int(m)] for m in as_read] if as_read else [[]] * len(dice)
+            rows: list[list[object]] = [[*_HEADER, *([_AS_READ] if as_read else [])]]
+            for d, mark in zip(dice, marks, strict=True):
+                box = [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}"]
+                rows.append([*box, d.value, *mark])
             text = "".join(",".join(map(str, row)) + "\n" for row in rows)
             write_atomically(labels, text.encode("ascii"))
         except OSError:
@@ -128,11 +149,11 @@ class PhotoRing:
         for number in self._numbers():
             image = self.folder / f"{number:08d}.jpg"
             try:
-                dice = _read_labels(self.folder / f"{number:08d}.csv")
+                dice, as_read = _read_labels(self.folder / f"{number:08d}.csv")
             except (OSError, ValueError, KeyError):
                 continue
             if image.is_file():
-                found.append(StoredPhoto(number, image, dice))
+                found.append(StoredPhoto(number, image, dice, as_read))
         return found
 
     def usage(self) -> tuple[int, int]:
@@ -208,9 +229,17 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _read_labels(path: Path) -> tuple[LabelledDie, ...]:
+def _read_labels(path: Path) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...]]:
     text = read_text_bounded(path, MAX_LABELS_BYTES, "labels file")
-    return tuple(LabelledDie.from_row(row) for row in csv.DictReader(io.StringIO(text, newline="")))
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    dice = tuple(LabelledDie.from_row(row) for row in rows)
+    if rows and all(row.get(_AS_READ) in ("0", "1") for row in rows):
+        return dice, tuple(row[_AS_READ] == "1" for row in rows)
+    return dice, ()
+
+
+_Job = tuple[int, "Frame | None", tuple[LabelledDie, ...], tuple[bool, ...]]
+"""A photo for the writer: its number, frame (None: labels alone), dice and their marks."""
 
 
 @dataclass
@@ -234,9 +263,7 @@ class PhotoKeeper:
         self._settled: tuple[Reading, Frame] | None = None
         self._pending: _Pending | None = None
         self._failed = False
-        self._queue: queue.Queue[tuple[int, Frame | None, tuple[LabelledDie, ...]] | None] = (
-            queue.Queue(maxsize=_QUEUE)
-        )
+        self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=_QUEUE)
         self._thread: threading.Thread | None = None
         self._background = background
         self.kept = 0
@@ -320,7 +347,7 @@ class PhotoKeeper:
             self._write(pending)
 
     def _write(self, pending: _Pending) -> None:
-        dice = _labels(pending.reading, pending.values)
+        dice, as_read = _labels(pending.reading, pending.values)
         first = pending.number is None
         if first:
             if not dice:
@@ -329,7 +356,7 @@ class PhotoKeeper:
             self.kept += 1
         assert pending.number is not None
         pending.written = pending.values
-        job = (pending.number, pending.frame if first else None, dice)
+        job = (pending.number, pending.frame if first else None, dice, as_read)
         if not self._background:
             self._run(job)
             return
@@ -351,10 +378,10 @@ class PhotoKeeper:
             finally:
                 self._queue.task_done()
 
-    def _run(self, job: tuple[int, Frame | None, tuple[LabelledDie, ...]]) -> None:
-        number, frame, dice = job
+    def _run(self, job: _Job) -> None:
+        number, frame, dice, as_read = job
         try:
-            self.ring.write(number, frame, dice)
+            self.ring.write(number, frame, dice, as_read)
         except OSError as exc:
             if not self._failed:
                 self._failed = True
@@ -370,12 +397,17 @@ class PhotoKeeper:
             self._failed = False
 
 
-def _labels(reading: Reading, values: Sequence[int | None]) -> tuple[LabelledDie, ...]:
-    """The dice of ``reading`` labelled with ``values`` (unknown and "not a die" left out)."""
+def _labels(
+    reading: Reading, values: Sequence[int | None]
+) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...]]:
+    """The dice of ``reading`` labelled with ``values`` (unknown and "not a die" left out), and
+    for each whether the reader gave it that value."""
     out = []
+    as_read = []
     for die, value in zip(reading.dice, values, strict=True):
         if value is None or value == NOT_A_DIE:
             continue
         box = die.box
         out.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, int(value)))
-    return tuple(out)
+        as_read.append(die.value == value)
+    return tuple(out), tuple(as_read)

@@ -51,6 +51,15 @@ def handle(args: argparse.Namespace) -> int:
             f"{count} labelled photos, {size / 1e6:.1f} MB of at most "
             f"{ring.max_bytes / 1e6:.0f} MB, in {ring.folder}"
         )
+        marked = [p.corrected for p in ring.photos() if p.corrected is not None]
+        if marked:
+            fixed = [n for n in marked if n]
+            confirmed = len(marked) - len(fixed)
+            print(
+                f"{confirmed} {'throw' if confirmed == 1 else 'throws'} kept as read, "
+                f"{len(fixed)} with {sum(fixed)} {'die' if sum(fixed) == 1 else 'dice'} "
+                "corrected by the players"
+            )
         adapted = load_last_layer(state)
         if adapted is None:
             print("the reader uses the shipped classifier (`dicekeeper adapt` fits it to them)")

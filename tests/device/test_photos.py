@@ -51,6 +51,7 @@ def test_a_throw_is_kept_once_the_players_chose_their_keeps(tmp_path: Path) -> N
         (photo,) = keeper.ring.photos()
         assert photo.dice[1] == LabelledDie(40, 30, 80, 70, 1)  # the box as read
         assert photo.image.read_bytes()[:2] == b"\xff\xd8"  # a JPEG
+        assert photo.as_read == (True,) * 6 and photo.corrected == 0  # confirmed as read
 
 
 def test_a_corrected_throw_is_kept_at_once_with_the_corrected_values(tmp_path: Path) -> None:
@@ -63,6 +64,27 @@ def test_a_corrected_throw_is_kept_at_once_with_the_corrected_values(tmp_path: P
         assert kept(rig) == [(1, 1, 1, 5, 3, 4)]
         rig.press(Button.ROLL)  # the table moves on: the same photo, not a second one
         assert kept(rig) == [(1, 1, 1, 5, 3, 4)]
+        keeper = rig.table.controller.photos
+        assert keeper is not None
+        (photo,) = keeper.ring.photos()
+        assert photo.as_read == (False, *[True] * 5) and photo.corrected == 1
+
+
+def test_a_labels_file_without_marks_reads_as_not_recorded(tmp_path: Path) -> None:
+    ring = PhotoRing(tmp_path / "photos")
+    frame = np.zeros((40, 40, 3), np.uint8)
+    ring.write(1, frame, [LabelledDie(0, 0, 10, 10, 3)])
+    ring.write(2, frame, [LabelledDie(0, 0, 10, 10, 3)], [False])
+    assert (
+        (tmp_path / "photos" / "00000001.csv")
+        .read_text()
+        .startswith("x_min,y_min,x_max,y_max,value\n")
+    )
+    old, new = ring.photos()
+    assert old.as_read == () and old.corrected is None
+    assert new.as_read == (False,) and new.corrected == 1
+    with pytest.raises(ValueError, match="2 as_read marks for 1 dice"):
+        ring.write(3, frame, [LabelledDie(0, 0, 10, 10, 3)], [True, True])
 
 
 def test_a_bust_is_kept_when_the_next_throw_counts(tmp_path: Path) -> None:
@@ -194,8 +216,8 @@ def test_export_writes_the_datasets_layout_the_benchmark_reads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     ring = PhotoRing.in_directory(tmp_path / "state")
-    ring.write(ring.new_number(), _photo(1), DIE)
-    ring.write(ring.new_number(), _photo(2), (*DIE, LabelledDie(30, 5, 50, 25, 6)))
+    ring.write(ring.new_number(), _photo(1), DIE, [True])
+    ring.write(ring.new_number(), _photo(2), (*DIE, LabelledDie(30, 5, 50, 25, 6)), [True, False])
     out = tmp_path / "out"
     assert main(["photos", "export", str(out), "--config", str(_table_config(tmp_path))]) == 0
     assert "exported 2 photos (3 dice)" in capsys.readouterr().out
@@ -205,7 +227,9 @@ def test_export_writes_the_datasets_layout_the_benchmark_reads(
     loaded = list(labelled_photos(out))
     assert [frame.shape for _, frame, _ in loaded] == [(48, 64, 3)] * 2
     assert main(["photos", "--config", str(_table_config(tmp_path))]) == 0
-    assert capsys.readouterr().out.startswith("2 labelled photos, ")
+    out_text = capsys.readouterr().out
+    assert out_text.startswith("2 labelled photos, ")
+    assert "1 throw kept as read, 1 with 1 die corrected by the players" in out_text
 
 
 def test_export_refuses_a_folder_with_something_in_it(
