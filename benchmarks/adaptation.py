@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos
 from training.split import is_training
 from vision import read
-from vision.adapt import adapt_last_layer
+from vision.adapt import Photo, adapt_last_layer, score_with
 from vision.classify import Adapted, last_layer
 from vision.evaluation import LabelledDie, Score, matched, rendered_labels, score_image
 from vision.render import UNUSUAL_SCHEMES, RenderedTray, TrayStyle, render_tray
@@ -50,10 +50,6 @@ def throws(style: TrayStyle, first_seed: int, count: int) -> Iterator[RenderedTr
         yield render_tray(values, seed=first_seed + i, style=style)
 
 
-Photo = tuple[Frame, list[LabelledDie]]
-"""A frame and its labelled dice."""
-
-
 def kept_photos(style: TrayStyle, count: int) -> tuple[list[Photo], str]:
     """The first ``count`` throws the table keeps, as labelled photos, and how they went."""
     trays = throws(style, _KEPT_SEEDS, 50 * count)
@@ -68,7 +64,7 @@ def kept(photos: Iterable[Photo], count: int) -> tuple[list[Photo], str]:
     for frame, labels in photos:
         if len(table) >= count:
             break
-        dice, was_corrected = kept_throw(frame, labels)
+        dice, was_corrected = kept_throw(frame, list(labels))
         if dice is None:
             refused += 1
             continue
@@ -101,11 +97,7 @@ def score_throws(trays: Sequence[RenderedTray], layer: Adapted | None) -> Score:
 
 def scored(photos: Iterable[Photo], layer: Adapted | None) -> Score:
     """The reader's score on ``photos`` with the classifier's ``layer`` (None: shipped)."""
-    total = Score()
-    with last_layer(layer):
-        for frame, labels in photos:
-            total += score_image(read(frame), labels)
-    return total
+    return score_with(list(photos), layer)
 
 
 def score_photos(limit: int, layer: Adapted | None) -> Score | None:

@@ -5,10 +5,13 @@ folder, or a family of rune55-trainval's photos) stands for one table. The table
 throws as `dicekeeper` does (`benchmarks.adaptation.kept_throw`): each training photo of the
 scene (one copy of each original photo, in name order) is read, refused when the reader saw
 another number of dice than lie there, else kept with the dice as read and their true values,
-as the players confirm or correct them. The last layers are fitted to the first 10, 25 and 50
-kept throws (`vision.adapt.adapt_last_layer`), and the scene's held-out photos (by original
-photo, `training/split.py`) are read before and after each: per die (dice read with their value
-/ dice labelled), dice left "not sure", throws exact and silent misreads (`vision.evaluation`).
+as the players confirm or correct them. After the first 10, 25 and 50 kept throws the table
+refits its last layers as it does by itself (`vision.adapt.refit`: fitted to all but the newest
+quarter, used only when it reads those at least as well as the layers in use, else the table goes
+on with those; not below `dicekeeper adapt`'s 10 photos and 30 dice), and the scene's held-out
+photos (by original photo, `training/split.py`) are read before and after each: per die (dice
+read with their value / dice labelled), dice left "not sure", throws exact and silent misreads
+(`vision.evaluation`).
 After the last size, the other scenes' held-out photos are read too: what one table's
 adaptation costs the rest.
 
@@ -25,10 +28,11 @@ import sys
 import time
 from collections.abc import Sequence
 
-from benchmarks.adaptation import Photo, kept, scored
+from benchmarks.adaptation import kept, scored
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
+from device.adaptation import MIN_DICE, MIN_PHOTOS, checked_line
 from training.split import is_training, original_photo
-from vision.adapt import adapt_last_layer
+from vision.adapt import Photo, refit
 from vision.evaluation import Score
 
 
@@ -97,11 +101,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             if size > len(table):
                 print(f"  only {len(table)} kept throws: no fit to {size}")
                 break
+            dice = sum(len(d) for _, d in table[:size])
+            if size < MIN_PHOTOS or dice < MIN_DICE:
+                print(f"  after {size} throws: {dice} dice, too few to adapt (as the table)")
+                continue
             start = time.perf_counter()
-            layer, dice = adapt_last_layer(table[:size])
+            checked = refit(table[:size], layer)
             seconds = time.perf_counter() - start
+            if not checked.reads_as_well:
+                print(
+                    f"  after {size} throws: refit refused ({seconds:.0f} s), "
+                    + checked_line(checked)
+                )
+                continue
+            layer = checked.layers
             after = scored(held, layer)
-            print(line(f"after {size} throws ({dice} dice, {seconds:.0f} s)", before, after))
+            print(
+                line(f"after {size} throws ({checked.dice} dice, {seconds:.0f} s)", before, after)
+            )
             sys.stdout.flush()
         if layer is None:
             continue

@@ -13,6 +13,7 @@ before the judge's was adapted) loads with the judge's network as shipped. Remov
 from __future__ import annotations
 
 import hashlib
+import logging
 import subprocess
 import sys
 import zipfile
@@ -28,9 +29,9 @@ from device.photos import PhotoRing
 from device.store import write_atomically
 from engine.errors import DicekeeperError
 from hardware.image_files import ImageUnreadable, read_image
-from vision.adapt import AdaptParams, adapt_last_layer
+from vision.adapt import AdaptParams, Refit, refit, wrong_values
 from vision.classify import Adapted, InvalidLastLayer, LastLayer, last_layer, shipped_last_layer
-from vision.evaluation import LabelledDie
+from vision.evaluation import LabelledDie, Score
 from vision.judge import judge_network
 from vision.types import Frame, Reading
 
@@ -41,19 +42,23 @@ __all__ = [
     "MIN_PHOTOS",
     "Adaptation",
     "AdaptedFileError",
+    "RefitRefused",
     "TableAdapter",
     "TooFewPhotos",
     "adapt_from_ring",
     "adapted_path",
+    "checked_line",
     "load_last_layer",
     "remove_last_layer",
     "save_last_layer",
 ]
 
+log = logging.getLogger(__name__)
+
 ADAPTED = "adapted.npz"
+"""The adapted layer's file in the state directory."""
 MAX_ADAPTED_BYTES = 1 << 20
 """The largest adapted-layers file read, packed or unpacked (one holds about 10 KB)."""
-"""The adapted layer's file in the state directory."""
 MIN_PHOTOS = 10
 """Photos needed at least to adapt."""
 MIN_DICE = 30
@@ -70,13 +75,19 @@ class TooFewPhotos(DicekeeperError):
     """Too few labelled photos kept to adapt to."""
 
 
+class RefitRefused(DicekeeperError):
+    """A refit read the table's newest kept photos worse than the layers in use: not used."""
+
+
 @dataclass(frozen=True, slots=True)
 class Adaptation:
-    """The fitted layers and what they were fitted to."""
+    """The fitted layers and what they were fitted to (``refit``: how they were checked, when
+    they were just fitted)."""
 
     layers: Adapted
     photos: int
     dice: int
+    refit: Refit | None = None
 
 
 def adapted_path(state: Path) -> Path:
@@ -174,9 +185,13 @@ def remove_last_layer(state: Path) -> bool:
     return True
 
 
-def adapt_from_ring(ring: PhotoRing, params: AdaptParams | None = None) -> Adaptation:
-    """The last layer fitted to the newest `MAX_PHOTOS` photos of ``ring``; `TooFewPhotos`
-    when it holds fewer than `MIN_PHOTOS` photos or `MIN_DICE` labelled dice."""
+def adapt_from_ring(
+    ring: PhotoRing, current: Adapted | None = None, params: AdaptParams | None = None
+) -> Adaptation:
+    """The last layers refitted (`vision.adapt.refit`) to the newest `MAX_PHOTOS` photos of
+    ``ring``, checked on the newest of them against the ``current`` layers (None: the shipped
+    ones). `TooFewPhotos` when it holds fewer than `MIN_PHOTOS` photos or `MIN_DICE` labelled
+    dice; `RefitRefused` when the refit reads the photos it was checked on worse."""
     stored = [p for p in ring.photos() if p.dice][-MAX_PHOTOS:]
     dice = sum(len(p.dice) for p in stored)
     if len(stored) < MIN_PHOTOS or dice < MIN_DICE:
@@ -192,21 +207,56 @@ def adapt_from_ring(ring: PhotoRing, params: AdaptParams | None = None) -> Adapt
         except ImageUnreadable:
             continue
         photos.append((frame, photo.dice))
-    layers, fitted = adapt_last_layer(photos, params or AdaptParams())
-    return Adaptation(layers, len(photos), fitted)
+    checked = refit(photos, current, params or AdaptParams())
+    if not checked.reads_as_well:
+        raise RefitRefused(
+            f"not adapted: fitted to the {checked.fitted} older kept photos, it read the "
+            f"{checked.held_back} newest worse than the reader in use ({_figures(checked.before)}"
+            f" -> {_figures(checked.after)}); the reader in use is kept"
+        )
+    return Adaptation(checked.layers, checked.fitted, checked.dice, checked)
+
+
+def _figures(score: Score) -> str:
+    return (
+        f"{score.correct} of {score.labelled} dice right, {wrong_values(score)} wrong, "
+        f"{score.unread} not sure"
+    )
+
+
+def checked_line(refit: Refit) -> str:
+    """How a refit read the newest kept photos against the reader in use, in one line."""
+    return (
+        f"checked on the {refit.held_back} newest kept photos: {_figures(refit.before)} before, "
+        f"{_figures(refit.after)} after"
+    )
 
 
 class TableAdapter:
-    """The menu's "Adapt to these dice": `dicekeeper adapt` run as a child process while the game
-    goes on (the reader's network is never shared between threads, and the main loop never
-    waits); once it is done, the reader reads with the new layer."""
+    """Adapts the reader to the kept photos while the game goes on: `dicekeeper adapt
+    --background` run as a child process at low priority (the reader's network is never shared
+    between threads, and the main loop never waits), by itself after every ``every`` throws kept
+    (`kept`; 0: never) and from the menu (`start`). Once a refit is saved (it read the newest
+    kept photos at least as well as the reader in use), the reader reads with it."""
 
-    def __init__(self, state: Path, current: Adaptation | None) -> None:
+    def __init__(self, state: Path, current: Adaptation | None, *, every: int = 0) -> None:
         self.state = state
         self.current = current
         """The adapted layers the reader uses (None: the shipped ones)."""
-        self._command = [sys.executable, "-m", "device", "adapt", "--state", str(state)]
+        self.every = every
+        self._command = [
+            sys.executable,
+            "-m",
+            "device",
+            "adapt",
+            "--background",
+            "--state",
+            str(state),
+        ]
         self._child: subprocess.Popen[str] | None = None
+        self._asked = False  # the running adaptation was asked for from the menu
+        self._kept = 0  # throws kept since the table started, as last told
+        self._since = 0  # ... when the last adaptation started
 
     def reading(self, read: Callable[[Frame], Reading]) -> Callable[[Frame], Reading]:
         """``read`` with the classifier's last layer the current adapted one (if any)."""
@@ -223,10 +273,23 @@ class TableAdapter:
         """Whether an adaptation is under way."""
         return self._child is not None
 
+    def kept(self, count: int) -> None:
+        """``count`` throws have been kept since the table started: adapt once ``every`` more
+        were kept since the last adaptation started (unless one is under way)."""
+        self._kept = count
+        if self.every and self._child is None and count - self._since >= self.every:
+            self._spawn(asked=False)
+
     def start(self) -> str:
-        """Start adapting to the kept photos; what to tell the players."""
+        """Start adapting to the kept photos (the players asked); what to tell them."""
         if self._child is not None:
+            self._asked = True
             return "already adapting to the kept photos: the game goes on"
+        error = self._spawn(asked=True)
+        return error or "adapting to the kept photos (the game goes on)"
+
+    def _spawn(self, *, asked: bool) -> str:
+        self._since = self._kept
         try:
             self._child = subprocess.Popen(
                 self._command,
@@ -236,27 +299,34 @@ class TableAdapter:
                 text=True,
             )
         except OSError as exc:
+            log.warning("cannot adapt to the kept photos: %s", exc.strerror or exc)
             return f"cannot adapt: {exc.strerror or exc}"
-        return "adapting to the kept photos (the game goes on)"
+        self._asked = asked
+        return ""
 
     def news(self) -> str:
-        """Once the adaptation ended: what to tell the players (the reader then uses it); else
-        ""."""
+        """Once an adaptation ended: what to tell the players (the reader then uses it); else
+        "". One the players did not ask for says only when the reader now reads with it (the
+        rest is logged)."""
         child = self._child
         if child is None or child.poll() is None:
             return ""
         self._child = None
-        _, errors = child.communicate()
+        out, errors = child.communicate()
         if child.returncode != 0:
             lines = [line for line in errors.splitlines() if line.strip()]
             why = lines[-1].split(": ", 1)[-1] if lines else f"status {child.returncode}"
-            return f"not adapted: {why}"
+            why = why.removeprefix("not adapted: ")
+            log.info("not adapted to the kept photos: %s", why)
+            return f"not adapted: {why}" if self._asked else ""
+        log.info("%s", out.strip())
         try:
             self.current = load_last_layer(self.state)
         except AdaptedFileError as exc:
-            return f"not adapted: {exc}"
+            log.warning("not adapted: %s", exc)
+            return f"not adapted: {exc}" if self._asked else ""
         photos = self.current.photos if self.current is not None else 0
-        return f"adapted to {photos} photos: the reader now knows these dice"
+        return f"adapted to {photos} kept throws: the reader now knows these dice"
 
     def close(self) -> None:
         """Stop an adaptation under way (idempotent)."""

@@ -31,6 +31,8 @@ __all__ = [
     "DisplayConfig",
     "GameConfig",
     "PlayersConfig",
+    "ReaderConfig",
+    "ReviewConfig",
     "StateConfig",
     "SystemConfig",
     "WebConfig",
@@ -41,9 +43,9 @@ __all__ = [
 ]
 
 SYSTEM_CONFIG = Path("/etc/dicekeeper/config.toml")
+"""The configuration `dicekeeper run` reads when no ``--config`` is given and the file exists."""
 MAX_CONFIG_BYTES = 1 << 20
 """The largest config file read (the example is 3 KB)."""
-"""The configuration `dicekeeper run` reads when no ``--config`` is given and the file exists."""
 
 CAMERA_BACKENDS = ("simulated", "opencv", "picamera2", "replay")
 SIMULATED_STYLES = ("table", "random", "phone-box", "webcam-desk", "oblique-table", "felt-tray")
@@ -193,6 +195,14 @@ class ReviewConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    """The dice reader: ``adapt_every`` kept throws (0: never), the table adapts the reader to
+    its own dice by itself, in the background (`device.adaptation`)."""
+
+    adapt_every: int = 10
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     """The whole configuration of the appliance."""
 
@@ -205,6 +215,7 @@ class Config:
     system: SystemConfig = field(default_factory=SystemConfig)
     web: WebConfig = field(default_factory=WebConfig)
     review: ReviewConfig = field(default_factory=ReviewConfig)
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
     source: str = "built-in defaults"
     """Where the configuration came from (a path or "built-in defaults"), for messages."""
 
@@ -266,6 +277,11 @@ def parse_config(
     system_table.finish()
     web = _web(root.table("web"))
     review = _review(root.table("review"))
+    reader_table = root.table("reader")
+    reader = ReaderConfig(
+        reader_table.integer("adapt_every", ReaderConfig().adapt_every, low=0, high=10_000)
+    )
+    reader_table.finish()
     root.finish()
     return Config(
         game=game,
@@ -277,6 +293,7 @@ def parse_config(
         system=system,
         web=web,
         review=review,
+        reader=reader,
         source=source,
     )
 

@@ -194,6 +194,8 @@ class Controller(CorrectionFlow):
         self.last_view = view
         if self.photos is not None:
             self.photos.check(self.state)
+            if self.adapter is not None:
+                self.adapter.kept(self.photos.kept)
         return view
 
     @property

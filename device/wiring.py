@@ -243,7 +243,7 @@ def open_table(
             if notice:
                 log.warning("%s", notice)
         calibrated = _Calibrated(params, tuple(config.camera.roi))
-        adapter = TableAdapter(state, adapted)
+        adapter = TableAdapter(state, adapted, every=config.reader.adapt_every)
         stack.callback(adapter.close)
         reader = adapter.reading(read or calibrated.read)
         if on_frame is not None:

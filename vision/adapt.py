@@ -10,12 +10,16 @@ places it), beside them and on the empty tray (no die centred there). Each fit i
 that network's shipped layer (an L2 penalty on the difference) and held to its verdicts on
 ordinary rendered dice, so what it knew of other dice stays. Pure: frames and labels in, an
 `Adapted` (both layers) out.
+
+`refit` is how a table adapts: the layers are fitted to its older photos and kept only when they
+read its newest (`HOLD_BACK`), which they were not fitted to, at least as well as the layers in
+use (`Refit.reads_as_well`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -34,7 +38,7 @@ from vision.classify import (
     shipped_last_layer,
 )
 from vision.crops import Pyramid, die_crop, pyramid_of
-from vision.evaluation import LabelledDie, rendered_labels
+from vision.evaluation import LabelledDie, Score, rendered_labels, score_image
 from vision.face import Face
 from vision.judge import (
     LOOKS,
@@ -44,19 +48,25 @@ from vision.judge import (
     looks_at,
 )
 from vision.params import ReaderParams
-from vision.reader import candidates_of, find_pip_faces, working_copy
+from vision.reader import candidates_of, find_pip_faces, read, working_copy
 from vision.render import render_tray, style_from_seed
-from vision.types import Frame
+from vision.types import Frame, Reading
 from vision.validate import check_frame
 from vision.widths import frame_width
 
 __all__ = [
+    "HELD_DICE",
+    "HOLD_BACK",
     "AdaptParams",
+    "Refit",
     "adapt_last_layer",
     "cut_crops",
     "fit_last_layer",
     "fit_network",
     "judged_crops",
+    "refit",
+    "score_with",
+    "wrong_values",
 ]
 
 _CENTRED = 0.2
@@ -70,6 +80,10 @@ _ON_LABEL = 0.4
 least this share of the label's width wide (as `training/fit_judge.py` labels candidates)."""
 _READER = ReaderParams()
 _REHEARSAL_SEEDS = 31_000
+HOLD_BACK = 0.25
+"""The share of a table's photos, its newest, that a refit is checked on and not fitted to."""
+HELD_DICE = 12
+"""More of the newest photos are held back until they hold this many dice (up to half)."""
 """The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
 
 
@@ -319,3 +333,76 @@ def fit_network(
     )
     found = np.concatenate([table, known_features])
     return fit_last_layer(found, np.concatenate([targets, held]), weights, shipped, params)
+
+
+Photo = tuple[Frame, Sequence[LabelledDie]]
+"""A frame and its labelled dice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refit:
+    """Layers fitted to a table's older photos (``fitted`` photos, ``dice`` dice), and how the
+    layers in use (``before``) and they (``after``) read its ``held_back`` newest photos."""
+
+    layers: Adapted
+    dice: int
+    fitted: int
+    held_back: int
+    before: Score
+    after: Score
+
+    @property
+    def reads_as_well(self) -> bool:
+        """Whether the refit reads the held-back photos at least as well as the layers in use:
+        as many dice right, no more dice not sure, no more given a wrong value, no more throws
+        misread silently."""
+        return (
+            self.after.correct >= self.before.correct
+            and self.after.unread <= self.before.unread
+            and wrong_values(self.after) <= wrong_values(self.before)
+            and self.after.silent <= self.before.silent
+        )
+
+
+def wrong_values(score: Score) -> int:
+    """Dice given a value that is not theirs (or given one where no die lies)."""
+    return score.reported - score.unread - score.correct
+
+
+def score_with(
+    photos: Sequence[Photo],
+    layers: Adapted | None,
+    reader: Callable[[Frame], Reading] = read,
+) -> Score:
+    """How ``reader`` reads ``photos`` with the last ``layers`` (None: the shipped ones)."""
+    total = Score()
+    with last_layer(layers):
+        for frame, labelled in photos:
+            total += score_image(reader(frame), labelled)
+    return total
+
+
+def refit(
+    photos: Sequence[Photo],
+    current: Adapted | None,
+    params: AdaptParams = _DEFAULT,
+    reader: Callable[[Frame], Reading] = read,
+) -> Refit:
+    """The last layers fitted to ``photos`` (oldest first) but their newest `HOLD_BACK` share
+    (more, up to half, until they hold `HELD_DICE` dice), which ``reader`` reads with the
+    ``current`` layers (None: the shipped ones) and with the refit. At least two photos."""
+    if len(photos) < 2:
+        raise ValueError(f"a refit needs at least 2 photos, not {len(photos)}")
+    held = max(1, round(len(photos) * HOLD_BACK))
+    while held < len(photos) // 2 and sum(len(d) for _, d in photos[-held:]) < HELD_DICE:
+        held += 1
+    fitted, checked = photos[:-held], photos[-held:]
+    layers, dice = adapt_last_layer(fitted, params)
+    return Refit(
+        layers,
+        dice,
+        len(fitted),
+        len(checked),
+        score_with(checked, current, reader),
+        score_with(checked, layers, reader),
+    )

@@ -92,7 +92,8 @@ def config(
     computer_throws: str = "virtual",
     extra: dict[str, object] | None = None,
 ) -> Config:
-    """A test configuration: simulated camera (small frames), state under ``tmp_path``."""
+    """A test configuration: simulated camera (small frames), state under ``tmp_path``, no
+    adapting by itself (``extra`` replaces whole tables, e.g. ``{"reader": {...}}``)."""
     data: dict[str, object] = {
         "game": {"rules": rules, "players": list(players), "target": target},
         "players": {
@@ -110,6 +111,7 @@ def config(
         "buttons": {"backend": buttons},
         "display": list(displays) or [{"kind": "terminal"}],
         "state": {"directory": str(tmp_path / "state")},
+        "reader": {"adapt_every": 0},  # a test that wants the table to adapt by itself says so
     }
     data.update(extra or {})
     return parse_config(data, environ={})

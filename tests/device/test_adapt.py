@@ -4,7 +4,9 @@ file with the classifier's layer alone still loads; too few photos refused."""
 
 from __future__ import annotations
 
+import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -43,11 +45,17 @@ def _config(tmp_path: Path) -> Path:
     return path
 
 
-def _keep(tmp_path: Path, photos: int) -> None:
+def _keep(tmp_path: Path, photos: int, *, sixes_as: int = 6) -> None:
+    """Keep ``photos`` throws of emblem sixes, twos and a five; their sixes labelled
+    ``sixes_as``."""
     ring = PhotoRing.in_directory(tmp_path / "state")
     for seed in range(photos):
         tray = render_tray([6, 2, 6, 5], seed=seed, style=GOLD)
-        ring.write(ring.new_number(), tray.frame, tuple(rendered_labels(tray.dice)))
+        dice = [
+            replace(d, value=sixes_as if d.value == 6 else d.value)
+            for d in rendered_labels(tray.dice)
+        ]
+        ring.write(ring.new_number(), tray.frame, tuple(dice))
 
 
 def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
@@ -57,11 +65,12 @@ def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
     cfg = str(_config(tmp_path))
     assert main(["adapt", "--config", cfg]) == 0
     out = capsys.readouterr().out
-    assert "adapted the classifier to 10 photos (40 dice)" in out
+    assert "adapted the classifier to 7 photos (28 dice)" in out  # the newest 3 checked on
+    assert "checked on the 3 newest kept photos" in out
     assert "the judge's network was adapted to them too" in out
     state = tmp_path / "state"
     adaptation = load_last_layer(state)
-    assert adaptation is not None and adaptation.photos == 10
+    assert adaptation is not None and adaptation.photos == 7
     judge = adaptation.layers.judge
     assert judge is not None
     tray = render_tray([6, 6], seed=99, style=GOLD)
@@ -75,7 +84,7 @@ def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
     assert looks(tray.frame) == classify_with(judge_network(), crops, judge) != shipped_looks
     assert [v.best for v in looks(tray.frame)] == [6, 6]  # type: ignore[attr-defined]
     assert main(["photos", "--config", cfg]) == 0
-    assert "adapted to 10 photos" in capsys.readouterr().out
+    assert "adapted to 7 photos" in capsys.readouterr().out
     assert main(["adapt", "--undo", "--config", cfg]) == 0
     assert "back to the shipped classifier" in capsys.readouterr().out
     assert not adapted_path(state).exists() and load_last_layer(state) is None
@@ -111,7 +120,7 @@ def test_an_older_file_with_the_classifiers_layer_alone_loads(tmp_path: Path) ->
     with adapted_path(state).open("wb") as stream:
         np.savez(stream, **older)
     loaded = load_last_layer(state)
-    assert loaded is not None and loaded.layers.judge is None and loaded.photos == 10
+    assert loaded is not None and loaded.layers.judge is None and loaded.photos == 7
     assert np.array_equal(loaded.layers.reader.weights, saved.layers.reader.weights)
     tray = render_tray([6, 6], seed=99, style=GOLD)
     crops = [die_crop(pyramid_of(tray.frame), d.center, d.size_px) for d in tray.dice]
@@ -191,3 +200,47 @@ def test_starting_an_adaptation_says_so_and_a_second_start_waits(tmp_path: Path)
     finally:
         adapter.close()
     assert not adapter.is_running and adapter.news() == ""
+
+
+def test_a_refit_that_reads_the_newest_throws_worse_is_not_saved(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _keep(tmp_path, 7, sixes_as=2)  # older throws kept with their emblem sixes taken for twos
+    _keep(tmp_path, 3)  # the newest kept right: the refit reads their sixes as twos
+    assert main(["adapt", "--config", str(_config(tmp_path))]) == 2
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "\n" not in errors[0], errors
+    assert "read the 3 newest worse than the reader in use" in errors[0]
+    assert "the reader in use is kept" in errors[0]
+    assert not adapted_path(tmp_path / "state").exists()
+
+
+def test_the_table_adapts_by_itself_every_so_many_kept_throws(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="device.adaptation")
+    rig = open_rig(config(tmp_path, extra={"reader": {"adapt_every": 2}}))
+    with rig.table:
+        adapter = rig.table.controller.adapter
+        photos = rig.table.controller.photos
+        assert adapter is not None and photos is not None and adapter.every == 2
+        started: list[int] = []  # throws kept when each adaptation started
+        shown: list[str] = []
+        running = False
+        deadline = time.monotonic() + 300
+        while len(started) < 2 and time.monotonic() < deadline:
+            view = rig.step() if adapter.is_running else rig.press(Button.ROLL)
+            if adapter.is_running:
+                time.sleep(0.05)  # the child adapts while the table steps on
+            shown.append(view.message)
+            if adapter.is_running and not running:
+                started.append(photos.kept)
+            running = adapter.is_running
+        assert len(started) == 2 and started[0] == 2 and started[1] >= 4, started
+        # Too few photos for a fit: not news for the players (they did not ask), but logged.
+        while adapter.is_running and time.monotonic() < deadline:
+            time.sleep(0.05)
+            shown.append(rig.step().message)
+        assert not [m for m in shown if m.startswith("not adapted")]
+        assert "not adapted to the kept photos" in caplog.text
+        assert "needs at least 10 photos" in caplog.text

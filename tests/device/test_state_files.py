@@ -25,8 +25,10 @@ from device.calibration import (
 from device.cli import main
 from device.photos import PhotoRing
 from device.rules_file import register_rules_folders
+from vision.adapt import Refit
 from vision.calibration import Calibration, Check
-from vision.evaluation import LabelledDie
+from vision.classify import Adapted, shipped_last_layer
+from vision.evaluation import LabelledDie, Score
 
 DIE = (LabelledDie(4, 4, 20, 20, 5),)
 
@@ -165,11 +167,11 @@ def test_adapting_skips_a_kept_photo_claiming_40000_squared(
     claimed_png(ring.photos()[0].image, 40_000, 40_000)
     seen: list[int] = []
 
-    def fit(photos: list[object], params: object) -> tuple[object, int]:
+    def fit(photos: list[object], current: object, params: object) -> Refit:
         seen.append(len(photos))
-        return object(), 0
+        return Refit(Adapted(shipped_last_layer(), None), 0, len(photos), 0, Score(), Score())
 
-    monkeypatch.setattr(device.adaptation, "adapt_last_layer", fit)
+    monkeypatch.setattr(device.adaptation, "refit", fit)
     monkeypatch.setattr(device.adaptation, "MIN_PHOTOS", 1)
     monkeypatch.setattr(device.adaptation, "MIN_DICE", 1)
     device.adaptation.adapt_from_ring(ring)

@@ -4,11 +4,13 @@ are read after, by the reader's network and the judge's, the dice they knew stil
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from vision import read
-from vision.adapt import AdaptParams, adapt_last_layer, judged_crops
+from vision.adapt import AdaptParams, Refit, adapt_last_layer, judged_crops, wrong_values
 from vision.classify import (
     CLASSES,
     Adapted,
@@ -166,3 +168,20 @@ def test_a_layer_of_the_wrong_shape_is_refused() -> None:
     crops, _ = _crops(range(60, 61), GOLD)
     with pytest.raises(InvalidLastLayer):
         classify(crops, layer=wrong)
+
+
+def test_a_refit_is_used_only_when_it_reads_the_held_back_photos_as_well(
+    adapted: Adapted,
+) -> None:
+    before = Score(labelled=20, reported=20, correct=16, images=4, unread=3)  # 1 wrong value
+    as_well = Refit(adapted, 30, 8, 2, before, before)
+    assert as_well.reads_as_well  # the same reading: nothing lost
+    surer = Score(labelled=20, reported=20, correct=19, images=4, unread=0)
+    assert replace(as_well, after=surer).reads_as_well
+    assert wrong_values(before) == 1 and wrong_values(surer) == 1
+    fewer_right = Score(labelled=20, reported=20, correct=15, images=4, unread=4)
+    assert not replace(as_well, after=fewer_right).reads_as_well
+    more_wrong = Score(labelled=20, reported=20, correct=18, images=4, unread=0)  # 2 wrong
+    assert not replace(as_well, after=more_wrong).reads_as_well
+    silent = replace(surer, silent=1)
+    assert not replace(as_well, after=silent).reads_as_well
