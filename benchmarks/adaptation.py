@@ -4,9 +4,9 @@ costs on the dice the reader already knew.
 For each kind of die the reader was never shown (`vision.render.UNUSUAL_SCHEMES`: an emblem in
 place of the six's pips, gold pips and emblem on black, red pips on clear plastic), throws are
 rendered on one table (the same tray and light, as at a real table) with known values and read by
-the shipped reader. The table keeps a throw as a labelled photo as `device.photos` does: when the
-reader saw as many dice as were thrown (else it is refused and thrown again), with the boxes as
-read and the values as the players confirm or correct them (the rendered truth). The last layers
+the shipped reader. The table keeps a throw as a labelled photo as `device.photos` does: the
+boxes as read and the values as the players confirm or correct them (the rendered truth), a die
+read where none lies struck out and the dice the reader missed added by value alone. The last layers
 of the classifier and of the judge's network are fitted to the first 10, 25 and 50 kept throws
 (`vision.adapt`, as `dicekeeper adapt` does), and each pair of layers reads:
 
@@ -50,44 +50,57 @@ def throws(style: TrayStyle, first_seed: int, count: int) -> Iterator[RenderedTr
         yield render_tray(values, seed=first_seed + i, style=style)
 
 
-def kept_photos(style: TrayStyle, count: int) -> tuple[list[Photo], str]:
+Kept = tuple[Photo, bool]
+"""A kept throw: its photo, and whether its every die is labelled (else the reader missed some,
+which the players added by their values alone: `device.photos`)."""
+
+
+def kept_photos(style: TrayStyle, count: int) -> tuple[list[Kept], str]:
     """The first ``count`` throws the table keeps, as labelled photos, and how they went."""
     trays = throws(style, _KEPT_SEEDS, 50 * count)
     return kept(((tray.frame, rendered_labels(tray.dice)) for tray in trays), count)
 
 
-def kept(photos: Iterable[Photo], count: int) -> tuple[list[Photo], str]:
+def kept(photos: Iterable[Photo], count: int) -> tuple[list[Kept], str]:
     """The first ``count`` of the throws ``photos`` that the table keeps (`kept_throw`), and how
     the throws went."""
-    table: list[Photo] = []
-    refused = corrected = 0
+    table: list[Kept] = []
+    nothing = corrected = partial = 0
     for frame, labels in photos:
         if len(table) >= count:
             break
-        dice, was_corrected = kept_throw(frame, list(labels))
-        if dice is None:
-            refused += 1
+        dice, missed, was_corrected = kept_throw(frame, list(labels))
+        if not dice:
+            nothing += 1
             continue
         corrected += was_corrected
-        table.append((frame, dice))
-    return table, f"{len(table)} kept ({corrected} corrected), {refused} refused and thrown again"
+        partial += missed > 0
+        table.append(((frame, dice), missed == 0))
+    return table, (
+        f"{len(table)} kept ({corrected} corrected, {partial} with dice the reader missed added "
+        f"by value), {nothing} with no die read"
+    )
 
 
-def kept_throw(frame: Frame, labels: list[LabelledDie]) -> tuple[list[LabelledDie] | None, bool]:
+def split(table: Sequence[Kept]) -> tuple[list[Photo], list[Photo]]:
+    """The photos of ``table`` whose every die is labelled, and the others."""
+    return [p for p, whole in table if whole], [p for p, whole in table if not whole]
+
+
+def kept_throw(frame: Frame, labels: list[LabelledDie]) -> tuple[list[LabelledDie], int, bool]:
     """What the table keeps of a throw whose dice are ``labels``, as `device.photos` does: the
-    dice as read, each with its true value (as the players confirm or correct it), or None when
-    the reader saw another number of dice (the throw is refused and thrown again); and whether
-    the players had to correct a value."""
+    dice read on a labelled die, each with its true value (as the players confirm or correct
+    it; a die read where none lies is struck out), how many labelled dice the reader missed (the
+    players add them by value), and whether the players had to correct anything."""
     reading = read(frame)
-    if len(reading.dice) != len(labels):
-        return None, False
     pairs = matched(reading, labels)
     dice = []
     for d_index, l_index in sorted(pairs.items()):
         box = reading.dice[d_index].box
         dice.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, labels[l_index].value))
-    wrong = [reading.dice[d].value != labels[i].value for d, i in pairs.items()]
-    return dice, any(wrong) or len(pairs) < len(reading.dice)
+    missed = len(labels) - len(pairs)
+    wrong = any(reading.dice[d].value != labels[i].value for d, i in pairs.items())
+    return dice, missed, wrong or missed > 0 or len(pairs) < len(reading.dice)
 
 
 def score_throws(trays: Sequence[RenderedTray], layer: Adapted | None) -> Score:
@@ -155,7 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         layer = None
         for size in sizes:
             start = time.perf_counter()
-            layer, dice = adapt_last_layer(photos[:size])
+            whole, partial = split(photos[:size])
+            layer, dice = adapt_last_layer(whole, partial=partial)
             seconds = time.perf_counter() - start
             after = score_throws(test, layer)
             print(

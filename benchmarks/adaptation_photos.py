@@ -3,12 +3,12 @@
 Each kind of scene in the labelled photo folders (`benchmarks.vision_accuracy.scene_of`: a
 folder, or a family of rune55-trainval's photos) stands for one table. The table keeps its
 throws as `dicekeeper` does (`benchmarks.adaptation.kept_throw`): each training photo of the
-scene (one copy of each original photo, in name order) is read, refused when the reader saw
-another number of dice than lie there, else kept with the dice as read and their true values,
-as the players confirm or correct them. After the first 10, 25 and 50 kept throws the table
-refits its last layers as it does by itself (`vision.adapt.refit`: fitted to all but the newest
-quarter, used only when it reads those at least as well as the layers in use, else the table goes
-on with those; not below `dicekeeper adapt`'s 10 photos and 30 dice), and the scene's held-out
+scene (one copy of each original photo, in name order) is read and kept with the dice as read
+and their true values, as the players confirm or correct them (dice the reader missed added by
+value alone: a partial photo). After the first 10, 25 and 50 kept throws the table refits its
+last layers as it does by itself (`vision.adapt.refit`: fitted to all but the newest quarter of
+the throws read whole, used only when it reads those at least as well as the layers in use, else
+the table goes on with those; not below `dicekeeper adapt`'s minimums), and the scene's held-out
 photos (by original photo, `training/split.py`) are read before and after each: per die (dice
 read with their value / dice labelled), dice left "not sure", throws exact and silent misreads
 (`vision.evaluation`).
@@ -28,9 +28,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-from benchmarks.adaptation import kept, scored
+from benchmarks.adaptation import kept, scored, split
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
-from device.adaptation import MIN_DICE, MIN_PHOTOS, checked_line
+from device.adaptation import MIN_DICE, MIN_PHOTOS, MIN_WHOLE, checked_line
 from training.split import is_training, original_photo
 from vision.adapt import Photo, refit
 from vision.evaluation import Score
@@ -101,12 +101,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             if size > len(table):
                 print(f"  only {len(table)} kept throws: no fit to {size}")
                 break
-            dice = sum(len(d) for _, d in table[:size])
-            if size < MIN_PHOTOS or dice < MIN_DICE:
-                print(f"  after {size} throws: {dice} dice, too few to adapt (as the table)")
+            whole, partial = split(table[:size])
+            dice = sum(len(d) for _, d in whole + partial)
+            if size < MIN_PHOTOS or dice < MIN_DICE or len(whole) < MIN_WHOLE:
+                print(
+                    f"  after {size} throws: {dice} dice, {len(whole)} throws read whole, too "
+                    "few to adapt (as the table)"
+                )
                 continue
             start = time.perf_counter()
-            checked = refit(table[:size], layer)
+            checked = refit(whole, layer, partial=partial)
             seconds = time.perf_counter() - start
             if not checked.reads_as_well:
                 print(

@@ -63,6 +63,8 @@ MIN_PHOTOS = 10
 """Photos needed at least to adapt."""
 MIN_DICE = 30
 """Labelled dice needed at least to adapt."""
+MIN_WHOLE = 4
+"""Photos needed at least whose every die the reader saw (a refit is checked on the newest)."""
 MAX_PHOTOS = 150
 """The newest photos adapted to at most (the rest would add time on a Pi, not accuracy)."""
 
@@ -189,9 +191,11 @@ def adapt_from_ring(
     ring: PhotoRing, current: Adapted | None = None, params: AdaptParams | None = None
 ) -> Adaptation:
     """The last layers refitted (`vision.adapt.refit`) to the newest `MAX_PHOTOS` photos of
-    ``ring``, checked on the newest of them against the ``current`` layers (None: the shipped
-    ones). `TooFewPhotos` when it holds fewer than `MIN_PHOTOS` photos or `MIN_DICE` labelled
-    dice; `RefitRefused` when the refit reads the photos it was checked on worse."""
+    ``ring`` (those with dice the reader missed as partial ones), checked on the newest whose
+    every die it saw against the ``current`` layers (None: the shipped ones). `TooFewPhotos`
+    when it holds fewer than `MIN_PHOTOS` photos, `MIN_DICE` labelled dice or `MIN_WHOLE`
+    photos whose every die the reader saw; `RefitRefused` when the refit reads the photos it
+    was checked on worse."""
     stored = [p for p in ring.photos() if p.dice][-MAX_PHOTOS:]
     dice = sum(len(p.dice) for p in stored)
     if len(stored) < MIN_PHOTOS or dice < MIN_DICE:
@@ -201,13 +205,19 @@ def adapt_from_ring(
             "that counts is kept) and try again"
         )
     photos: list[tuple[Frame, Sequence[LabelledDie]]] = []
+    partial: list[tuple[Frame, Sequence[LabelledDie]]] = []
     for photo in stored:
         try:  # the header checked before decoding: a kept photo may have been replaced
             frame = read_image(photo.image)
         except ImageUnreadable:
             continue
-        photos.append((frame, photo.dice))
-    checked = refit(photos, current, params or AdaptParams())
+        (partial if photo.missed else photos).append((frame, photo.dice))
+    if len(photos) < MIN_WHOLE:
+        raise TooFewPhotos(
+            f"{len(photos)} kept photos with every die read in {str(ring.folder)!r}; a refit "
+            f"is checked on such photos and needs at least {MIN_WHOLE}: play on and try again"
+        )
+    checked = refit(photos, current, params or AdaptParams(), partial=partial)
     if not checked.reads_as_well:
         raise RefitRefused(
             f"not adapted: fitted to the {checked.fitted} older kept photos, it read the "

@@ -7,13 +7,15 @@ from the camera is kept once the table moved on from it without a correction (ke
 banked, busted and the next throw counted), and at once when corrected (again when corrected
 again): its frame and its dice (each die's box as read, its value as confirmed or corrected; a
 die struck as "not a die" is not labelled). A throw whose correction added dice the reader missed
-is not kept (those dice have no box). Computer players' virtual dice are drawn, not photographed,
+is kept with those dice by value alone (no box: `StoredPhoto.missed`), so the dice it did see
+are examples too. Computer players' virtual dice are drawn, not photographed,
 and never kept.
 
 `PhotoRing` is the folder ``photos/`` in the state directory: ``NNNNNNNN.jpg`` (the frame) and
 ``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value,as_read`` per die: ``as_read`` 1 when the reader
 gave the die that value, 0 when the players corrected it or the reader was not sure; files kept
-before it was written have no such column), at most ``max_bytes`` in all (200 MB),
+before it was written have no such column; a die the reader missed, added by the players by its
+value, has no box: ``,,,,value,0``), at most ``max_bytes`` in all (200 MB),
 the oldest removed first. Photos are written by one background thread, so the game never waits
 for the disk; a write that fails (a full disk) is logged once and the game goes on. `export` writes
 the datasets' layout (``images/``, ``labels.csv``) that the benchmarks and training scripts read.
@@ -70,11 +72,15 @@ class StoredPhoto:
     image: Path
     dice: tuple[LabelledDie, ...]
     as_read: tuple[bool, ...] = ()
+    missed: tuple[int, ...] = ()
+    """The values of the dice the reader missed (the players added them; their boxes unknown)."""
 
     @property
     def corrected(self) -> int | None:
-        """How many of its dice the players corrected (None: not recorded)."""
-        return self.as_read.count(False) if len(self.as_read) == len(self.dice) else None
+        """How many of its dice the players corrected or added (None: not recorded)."""
+        if len(self.as_read) != len(self.dice):
+            return None
+        return self.as_read.count(False) + len(self.missed)
 
 
 class PhotoRing:
@@ -107,12 +113,13 @@ class PhotoRing:
         frame: Frame | None,
         dice: Sequence[LabelledDie],
         as_read: Sequence[bool] = (),
+        missed: Sequence[int] = (),
     ) -> None:
         """Write photo ``number`` (``frame`` None: its labels alone, the image is written), with
         whether the reader gave each die its value (``as_read``: one per die, or empty: not
-        recorded), then remove the oldest photos until the ring fits. Raises OSError (a full
-        disk...)."""
-        if as_read and len(as_read) != len(dice):
+        recorded) and the values of the dice it ``missed``, then remove the oldest photos until
+        the ring fits. Raises OSError (a full disk...)."""
+        if (as_read or missed) and len(as_read) != len(dice):
             raise ValueError(f"{len(as_read)} as_read marks for {len(dice)} dice")
         self.folder.mkdir(parents=True, exist_ok=True)
         image = self.folder / f"{number:08d}.jpg"
@@ -128,6 +135,7 @@ class PhotoRing:
             for d, mark in zip(dice, marks, strict=True):
                 box = [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}"]
                 rows.append([*box, d.value, *mark])
+            rows += [["", "", "", "", value, 0] for value in missed]
             text = "".join(",".join(map(str, row)) + "\n" for row in rows)
             write_atomically(labels, text.encode("ascii"))
         except OSError:
@@ -149,11 +157,11 @@ class PhotoRing:
         for number in self._numbers():
             image = self.folder / f"{number:08d}.jpg"
             try:
-                dice, as_read = _read_labels(self.folder / f"{number:08d}.csv")
+                dice, as_read, missed = _read_labels(self.folder / f"{number:08d}.csv")
             except (OSError, ValueError, KeyError):
                 continue
             if image.is_file():
-                found.append(StoredPhoto(number, image, dice, as_read))
+                found.append(StoredPhoto(number, image, dice, as_read, missed))
         return found
 
     def usage(self) -> tuple[int, int]:
@@ -167,7 +175,8 @@ class PhotoRing:
     def export(self, out: Path) -> int:
         """Write the photos in the datasets' layout into the folder ``out`` (which must be new
         or empty): ``images/NNNNNNNN.jpg`` and ``labels.csv`` (``image,x_min,y_min,x_max,y_max,
-        value``). Returns how many photos were written."""
+        value``); a photo with dice the reader missed is left out (their boxes are not known).
+        Returns how many photos were written."""
         images = out / "images"
         images.mkdir(parents=True, exist_ok=True)
         count = 0
@@ -175,7 +184,7 @@ class PhotoRing:
             writer = csv.writer(handle)
             writer.writerow(["image", *_HEADER])
             for photo in self.photos():
-                if not photo.dice:
+                if not photo.dice or photo.missed:  # a missed die's box is not known
                     continue
                 name = f"images/{photo.image.name}"
                 try:
@@ -229,17 +238,26 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _read_labels(path: Path) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...]]:
+def _read_labels(
+    path: Path,
+) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]:
+    """A labels file's dice with boxes, their as-read marks (empty: not recorded) and the values
+    of the dice without a box."""
     text = read_text_bounded(path, MAX_LABELS_BYTES, "labels file")
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    dice = tuple(LabelledDie.from_row(row) for row in rows)
-    if rows and all(row.get(_AS_READ) in ("0", "1") for row in rows):
-        return dice, tuple(row[_AS_READ] == "1" for row in rows)
-    return dice, ()
+    boxed = [row for row in rows if row["x_min"] != ""]
+    missed = tuple(int(row["value"]) for row in rows if row["x_min"] == "")
+    if any(not 1 <= value <= 6 for value in missed):
+        raise ValueError(f"{path}: a die without a box has no die's value")
+    dice = tuple(LabelledDie.from_row(row) for row in boxed)
+    if boxed and all(row.get(_AS_READ) in ("0", "1") for row in boxed):
+        return dice, tuple(row[_AS_READ] == "1" for row in boxed), missed
+    return dice, (), missed
 
 
-_Job = tuple[int, "Frame | None", tuple[LabelledDie, ...], tuple[bool, ...]]
-"""A photo for the writer: its number, frame (None: labels alone), dice and their marks."""
+_Job = tuple[int, "Frame | None", tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]
+"""A photo for the writer: its number, frame (None: labels alone), dice, their marks and the
+values of the dice missed."""
 
 
 @dataclass
@@ -299,10 +317,8 @@ class PhotoKeeper:
 
     def corrected(self, correction: Correction, state: GameState) -> None:
         """The players confirmed ``correction``, which now stands as the open throw of
-        ``state``: label the photo with the corrected dice and keep it now. A correction with dice
-        added for dice the reader missed (more dice than the reading has) keeps no photo: an added
-        die has no box, and a photo labelled without it would teach that the die lying there is
-        no die."""
+        ``state``: label the photo with the corrected dice and keep it now. Dice added for dice
+        the reader missed (more dice than the reading has) are kept by value alone (no box)."""
         pending = self._pending
         if not correction.replaces or pending is None:
             self._settle_pending()
@@ -310,8 +326,8 @@ class PhotoKeeper:
                 return
             reading, frame = self._settled
             pending = _Pending(frame, reading, reading.values, None)
-        if len(correction.values) != len(pending.reading.dice):
-            return  # dice added for dice the reader missed, or another reading (a resumed game)
+        if len(correction.values) < len(pending.reading.dice):
+            return  # another reading (a resumed game)
         pending.values = correction.values
         pending.open = state.open_throw
         self._pending = pending
@@ -347,7 +363,7 @@ class PhotoKeeper:
             self._write(pending)
 
     def _write(self, pending: _Pending) -> None:
-        dice, as_read = _labels(pending.reading, pending.values)
+        dice, as_read, missed = _labels(pending.reading, pending.values)
         first = pending.number is None
         if first:
             if not dice:
@@ -356,7 +372,7 @@ class PhotoKeeper:
             self.kept += 1
         assert pending.number is not None
         pending.written = pending.values
-        job = (pending.number, pending.frame if first else None, dice, as_read)
+        job = (pending.number, pending.frame if first else None, dice, as_read, missed)
         if not self._background:
             self._run(job)
             return
@@ -379,9 +395,9 @@ class PhotoKeeper:
                 self._queue.task_done()
 
     def _run(self, job: _Job) -> None:
-        number, frame, dice, as_read = job
+        number, frame, dice, as_read, missed = job
         try:
-            self.ring.write(number, frame, dice, as_read)
+            self.ring.write(number, frame, dice, as_read, missed)
         except OSError as exc:
             if not self._failed:
                 self._failed = True
@@ -399,15 +415,18 @@ class PhotoKeeper:
 
 def _labels(
     reading: Reading, values: Sequence[int | None]
-) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...]]:
-    """The dice of ``reading`` labelled with ``values`` (unknown and "not a die" left out), and
-    for each whether the reader gave it that value."""
+) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]:
+    """The dice of ``reading`` labelled with the first of ``values`` (unknown and "not a die"
+    left out), for each whether the reader gave it that value, and the values after those (dice
+    the reader missed, added by the players)."""
+    seen = len(reading.dice)
+    missed = tuple(int(v) for v in values[seen:] if v is not None and 1 <= v <= 6)
     out = []
     as_read = []
-    for die, value in zip(reading.dice, values, strict=True):
+    for die, value in zip(reading.dice, values[:seen], strict=True):
         if value is None or value == NOT_A_DIE:
             continue
         box = die.box
         out.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, int(value)))
         as_read.append(die.value == value)
-    return tuple(out), tuple(as_read)
+    return tuple(out), tuple(as_read), missed

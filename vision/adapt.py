@@ -119,11 +119,21 @@ class AdaptParams:
 
 _DEFAULT = AdaptParams()
 
+Photo = tuple[Frame, Sequence[LabelledDie]]
+"""A frame and its labelled dice."""
+
 
 def cut_crops(
-    frame: Frame, dice: Sequence[LabelledDie], rng: np.random.Generator, params: AdaptParams
+    frame: Frame,
+    dice: Sequence[LabelledDie],
+    rng: np.random.Generator,
+    params: AdaptParams,
+    *,
+    whole: bool = True,
 ) -> tuple[list[Frame], list[int]]:
-    """The training crops of one labelled photo and their classes (0: no die, 1-6)."""
+    """The training crops of one labelled photo and their classes (0: no die, 1-6). A photo
+    not ``whole`` (dice lie there whose boxes are not known: the reader missed them) gives crops
+    of its labelled dice alone: none of "no die", which might lie on a missed one."""
     labelled = [d for d in dice if d.value is not None and 1 <= d.value <= 6]
     if not labelled:
         return [], []
@@ -133,7 +143,7 @@ def cut_crops(
     classes: list[int] = []
     for die in labelled:
         x, y = die.center
-        for k in range(params.on_die + params.beside):
+        for k in range(params.on_die + (params.beside if whole else 0)):
             on = k < params.on_die
             reach = _CENTRED * math.sqrt(rng.random()) if on else float(rng.uniform(*_BESIDE))
             theta = float(rng.uniform(0, 2 * math.pi))
@@ -143,7 +153,8 @@ def cut_crops(
             classes.append(int(die.value) if on and die.value is not None else NO_DIE)
     height, wide = frame.shape[:2]
     made = tries = 0
-    while made < params.background and tries < 50 * max(params.background, 1):
+    background = params.background if whole else 0
+    while made < background and tries < 50 * max(background, 1):
         tries += 1
         cx, cy = float(rng.uniform(0, wide)), float(rng.uniform(0, height))
         if any(math.hypot(cx - d.center[0], cy - d.center[1]) < _FAR * width for d in labelled):
@@ -263,17 +274,19 @@ def _features(crops: Sequence[Frame], net: cv2.dnn.Net | None) -> npt.NDArray[np
 
 
 def adapt_last_layer(
-    photos: Sequence[tuple[Frame, Sequence[LabelledDie]]], params: AdaptParams = _DEFAULT
+    photos: Sequence[Photo], params: AdaptParams = _DEFAULT, *, partial: Sequence[Photo] = ()
 ) -> tuple[Adapted, int]:
     """The last layers of the reader's and the judge's networks fitted to the labelled
-    ``photos`` (frame and its dice), each from its shipped one and held to that one's verdicts on
+    ``photos`` (frame and its dice) and the ``partial`` ones (dice lie there that are not
+    labelled: see `cut_crops`), each from its shipped one and held to that one's verdicts on
     ordinary dice (`rehearsal_crops`), and how many dice they were fitted to."""
     rng = np.random.default_rng(params.seed)
     crops: list[Frame] = []
     classes: list[int] = []
     dice = 0
-    for frame, labelled in photos:
-        cut, cls = cut_crops(frame, labelled, rng, params)
+    marked = [(photo, True) for photo in photos] + [(photo, False) for photo in partial]
+    for (frame, labelled), whole in marked:
+        cut, cls = cut_crops(frame, labelled, rng, params, whole=whole)
         judged, judged_classes = judged_crops(frame, labelled, rng, params)
         crops += cut + judged
         classes += cls + judged_classes
@@ -335,10 +348,6 @@ def fit_network(
     return fit_last_layer(found, np.concatenate([targets, held]), weights, shipped, params)
 
 
-Photo = tuple[Frame, Sequence[LabelledDie]]
-"""A frame and its labelled dice."""
-
-
 @dataclass(frozen=True, slots=True)
 class Refit:
     """Layers fitted to a table's older photos (``fitted`` photos, ``dice`` dice), and how the
@@ -387,21 +396,24 @@ def refit(
     current: Adapted | None,
     params: AdaptParams = _DEFAULT,
     reader: Callable[[Frame], Reading] = read,
+    *,
+    partial: Sequence[Photo] = (),
 ) -> Refit:
     """The last layers fitted to ``photos`` (oldest first) but their newest `HOLD_BACK` share
     (more, up to half, until they hold `HELD_DICE` dice), which ``reader`` reads with the
-    ``current`` layers (None: the shipped ones) and with the refit. At least two photos."""
+    ``current`` layers (None: the shipped ones) and with the refit; and to the ``partial``
+    photos (`adapt_last_layer`), never held back. At least two photos."""
     if len(photos) < 2:
         raise ValueError(f"a refit needs at least 2 photos, not {len(photos)}")
     held = max(1, round(len(photos) * HOLD_BACK))
     while held < len(photos) // 2 and sum(len(d) for _, d in photos[-held:]) < HELD_DICE:
         held += 1
     fitted, checked = photos[:-held], photos[-held:]
-    layers, dice = adapt_last_layer(fitted, params)
+    layers, dice = adapt_last_layer(fitted, params, partial=partial)
     return Refit(
         layers,
         dice,
-        len(fitted),
+        len(fitted) + len(partial),
         len(checked),
         score_with(checked, current, reader),
         score_with(checked, layers, reader),

@@ -27,7 +27,7 @@ def test_the_adaptation_benchmark_runs_on_a_few_throws() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("gold-on-black: 2 test throws, ")
-    assert re.match(r"  table: 10 kept \(\d+ corrected\), \d+ refused", lines[1])
+    assert re.match(r"  table: 10 kept \(\d+ corrected, \d+ with dice the reader missed", lines[1])
     assert re.match(
         r"  after 10 throws \(\d+ dice, fitted in [\d.]+ s\): per die [\d.]+ -> ", lines[2]
     )

@@ -45,9 +45,9 @@ def _config(tmp_path: Path) -> Path:
     return path
 
 
-def _keep(tmp_path: Path, photos: int, *, sixes_as: int = 6) -> None:
+def _keep(tmp_path: Path, photos: int, *, sixes_as: int = 6, missed: bool = False) -> None:
     """Keep ``photos`` throws of emblem sixes, twos and a five; their sixes labelled
-    ``sixes_as``."""
+    ``sixes_as``; ``missed``: the five by its value alone, as a die the reader missed."""
     ring = PhotoRing.in_directory(tmp_path / "state")
     for seed in range(photos):
         tray = render_tray([6, 2, 6, 5], seed=seed, style=GOLD)
@@ -55,7 +55,9 @@ def _keep(tmp_path: Path, photos: int, *, sixes_as: int = 6) -> None:
             replace(d, value=sixes_as if d.value == 6 else d.value)
             for d in rendered_labels(tray.dice)
         ]
-        ring.write(ring.new_number(), tray.frame, tuple(dice))
+        boxed = [d for d in dice if not (missed and d.value == 5)]
+        marks = [True] * len(boxed)
+        ring.write(ring.new_number(), tray.frame, boxed, marks, [5] * (len(dice) - len(boxed)))
 
 
 def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
@@ -160,6 +162,19 @@ def test_too_few_photos_is_a_message_and_exit_2(
     assert main(["adapt", "--config", str(_config(tmp_path))]) == 2
     assert "3 photos with 12 dice kept" in caplog.text and "at least 10 photos" in caplog.text
     assert not adapted_path(tmp_path / "state").exists()
+
+
+def test_photos_with_dice_missed_are_fitted_on_and_the_refit_checked_on_whole_ones(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _keep(tmp_path, 12, missed=True)
+    assert main(["adapt", "--config", str(_config(tmp_path))]) == 2
+    assert "0 kept photos with every die read" in caplog.text and "at least 4" in caplog.text
+    _keep(tmp_path, 4)
+    assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    assert "adapted the classifier to 14 photos (44 dice)" in out  # 12 x 3 dice, 2 x 4
+    assert "checked on the 2 newest kept photos" in out
 
 
 def test_the_menu_adapts_while_the_game_goes_on(tmp_path: Path) -> None:

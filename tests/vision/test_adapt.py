@@ -10,9 +10,17 @@ import numpy as np
 import pytest
 
 from vision import read
-from vision.adapt import AdaptParams, Refit, adapt_last_layer, judged_crops, wrong_values
+from vision.adapt import (
+    AdaptParams,
+    Refit,
+    adapt_last_layer,
+    cut_crops,
+    judged_crops,
+    wrong_values,
+)
 from vision.classify import (
     CLASSES,
+    NO_DIE,
     Adapted,
     InvalidLastLayer,
     LastLayer,
@@ -185,3 +193,12 @@ def test_a_refit_is_used_only_when_it_reads_the_held_back_photos_as_well(
     assert not replace(as_well, after=more_wrong).reads_as_well
     silent = replace(surer, silent=1)
     assert not replace(as_well, after=silent).reads_as_well
+
+
+def test_a_photo_with_dice_missed_gives_no_crops_of_no_die() -> None:
+    tray = render_tray([3, 5, 2], seed=7)
+    seen = rendered_labels(tray.dice)[:2]  # the third die lies there unlabelled
+    _, whole = cut_crops(tray.frame, seen, np.random.default_rng(0), FAST)
+    _, partial = cut_crops(tray.frame, seen, np.random.default_rng(0), FAST, whole=False)
+    assert NO_DIE in whole
+    assert sorted(set(partial)) == [3, 5] and len(partial) == 2 * FAST.on_die
