@@ -30,9 +30,9 @@ from collections.abc import Sequence
 
 from benchmarks.adaptation import kept, scored, split
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
-from device.adaptation import MIN_DICE, MIN_PHOTOS, MIN_WHOLE, checked_line
+from device.adaptation import MIN_DICE, MIN_PHOTOS, checked_line
 from training.split import is_training, original_photo
-from vision.adapt import Photo, refit
+from vision.adapt import Photo, held_back, refit
 from vision.evaluation import Score
 
 
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
             whole, partial = split(table[:size])
             dice = sum(len(d) for _, d in whole + partial)
-            if size < MIN_PHOTOS or dice < MIN_DICE or len(whole) < MIN_WHOLE:
+            if size < MIN_PHOTOS or dice < MIN_DICE or held_back(whole) is None:
                 print(
                     f"  after {size} throws: {dice} dice, {len(whole)} throws read whole, too "
                     "few to adapt (as the table)"

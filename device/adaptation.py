@@ -29,7 +29,7 @@ from device.photos import PhotoRing
 from device.store import write_atomically
 from engine.errors import DicekeeperError
 from hardware.image_files import ImageUnreadable, read_image
-from vision.adapt import AdaptParams, Refit, refit, wrong_values
+from vision.adapt import HELD_DICE, AdaptParams, Refit, held_back, refit, wrong_values
 from vision.classify import Adapted, InvalidLastLayer, LastLayer, last_layer, shipped_last_layer
 from vision.evaluation import LabelledDie, Score
 from vision.judge import judge_network
@@ -63,8 +63,6 @@ MIN_PHOTOS = 10
 """Photos needed at least to adapt."""
 MIN_DICE = 30
 """Labelled dice needed at least to adapt."""
-MIN_WHOLE = 4
-"""Photos needed at least whose every die the reader saw (a refit is checked on the newest)."""
 MAX_PHOTOS = 150
 """The newest photos adapted to at most (the rest would add time on a Pi, not accuracy)."""
 
@@ -193,9 +191,9 @@ def adapt_from_ring(
     """The last layers refitted (`vision.adapt.refit`) to the newest `MAX_PHOTOS` photos of
     ``ring`` (those with dice the reader missed as partial ones), checked on the newest whose
     every die it saw against the ``current`` layers (None: the shipped ones). `TooFewPhotos`
-    when it holds fewer than `MIN_PHOTOS` photos, `MIN_DICE` labelled dice or `MIN_WHOLE`
-    photos whose every die the reader saw; `RefitRefused` when the refit reads the photos it
-    was checked on worse."""
+    when it holds fewer than `MIN_PHOTOS` photos, `MIN_DICE` labelled dice, or too few photos
+    read whole to check a refit on (`vision.adapt.held_back`); `RefitRefused` when the refit
+    reads the photos it was checked on worse."""
     stored = [p for p in ring.photos() if p.dice][-MAX_PHOTOS:]
     dice = sum(len(p.dice) for p in stored)
     if len(stored) < MIN_PHOTOS or dice < MIN_DICE:
@@ -212,10 +210,12 @@ def adapt_from_ring(
         except ImageUnreadable:
             continue
         (partial if photo.missed else photos).append((frame, photo.dice))
-    if len(photos) < MIN_WHOLE:
+    if held_back(photos) is None:
+        whole = sum(len(dice) for _, dice in photos)
         raise TooFewPhotos(
-            f"{len(photos)} kept photos with every die read in {str(ring.folder)!r}; a refit "
-            f"is checked on such photos and needs at least {MIN_WHOLE}: play on and try again"
+            f"{len(photos)} kept photos with every die read ({whole} dice) in "
+            f"{str(ring.folder)!r}; a refit is checked on the newest of them, at most half, "
+            f"and needs {HELD_DICE} dice there: play on and try again"
         )
     checked = refit(photos, current, params or AdaptParams(), partial=partial)
     if not checked.reads_as_well:

@@ -63,6 +63,7 @@ __all__ = [
     "cut_crops",
     "fit_last_layer",
     "fit_network",
+    "held_back",
     "judged_crops",
     "refit",
     "score_with",
@@ -82,8 +83,9 @@ _READER = ReaderParams()
 _REHEARSAL_SEEDS = 31_000
 HOLD_BACK = 0.25
 """The share of a table's photos, its newest, that a refit is checked on and not fitted to."""
-HELD_DICE = 12
-"""More of the newest photos are held back until they hold this many dice (up to half)."""
+HELD_DICE = 24
+"""The dice a refit is checked on at least: more of the newest photos are held back until they
+hold this many (up to half of them; a table whose half holds fewer cannot be refitted yet)."""
 """The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
 
 
@@ -391,6 +393,17 @@ def score_with(
     return total
 
 
+def held_back(photos: Sequence[Photo]) -> int | None:
+    """How many of the newest ``photos`` a refit is checked on: their `HOLD_BACK` share, more
+    until they hold `HELD_DICE` dice; None when half of them hold fewer."""
+    held = max(1, round(len(photos) * HOLD_BACK))
+    while sum(len(d) for _, d in photos[-held:]) < HELD_DICE:
+        if held >= len(photos) // 2:
+            return None
+        held += 1
+    return held
+
+
 def refit(
     photos: Sequence[Photo],
     current: Adapted | None,
@@ -399,15 +412,13 @@ def refit(
     *,
     partial: Sequence[Photo] = (),
 ) -> Refit:
-    """The last layers fitted to ``photos`` (oldest first) but their newest `HOLD_BACK` share
-    (more, up to half, until they hold `HELD_DICE` dice), which ``reader`` reads with the
-    ``current`` layers (None: the shipped ones) and with the refit; and to the ``partial``
-    photos (`adapt_last_layer`), never held back. At least two photos."""
-    if len(photos) < 2:
-        raise ValueError(f"a refit needs at least 2 photos, not {len(photos)}")
-    held = max(1, round(len(photos) * HOLD_BACK))
-    while held < len(photos) // 2 and sum(len(d) for _, d in photos[-held:]) < HELD_DICE:
-        held += 1
+    """The last layers fitted to ``photos`` (oldest first) but the newest (`held_back`), which
+    ``reader`` reads with the ``current`` layers (None: the shipped ones) and with the refit;
+    and to the ``partial`` photos (`adapt_last_layer`), never held back. ValueError when
+    ``photos`` are too few to hold back `HELD_DICE` dice."""
+    held = held_back(photos)
+    if held is None:
+        raise ValueError(f"half of {len(photos)} photos hold fewer than {HELD_DICE} dice")
     fitted, checked = photos[:-held], photos[-held:]
     layers, dice = adapt_last_layer(fitted, params, partial=partial)
     return Refit(

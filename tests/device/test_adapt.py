@@ -63,16 +63,16 @@ def _keep(tmp_path: Path, photos: int, *, sixes_as: int = 6, missed: bool = Fals
 def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _keep(tmp_path, 10)
+    _keep(tmp_path, 16)
     cfg = str(_config(tmp_path))
     assert main(["adapt", "--config", cfg]) == 0
     out = capsys.readouterr().out
-    assert "adapted the classifier to 7 photos (28 dice)" in out  # the newest 3 checked on
-    assert "checked on the 3 newest kept photos" in out
+    assert "adapted the classifier to 10 photos (40 dice)" in out
+    assert "checked on the 6 newest kept photos: " in out  # they hold 24 dice
     assert "the judge's network was adapted to them too" in out
     state = tmp_path / "state"
     adaptation = load_last_layer(state)
-    assert adaptation is not None and adaptation.photos == 7
+    assert adaptation is not None and adaptation.photos == 10
     judge = adaptation.layers.judge
     assert judge is not None
     tray = render_tray([6, 6], seed=99, style=GOLD)
@@ -86,7 +86,7 @@ def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
     assert looks(tray.frame) == classify_with(judge_network(), crops, judge) != shipped_looks
     assert [v.best for v in looks(tray.frame)] == [6, 6]  # type: ignore[attr-defined]
     assert main(["photos", "--config", cfg]) == 0
-    assert "adapted to 7 photos" in capsys.readouterr().out
+    assert "adapted to 10 photos" in capsys.readouterr().out
     assert main(["adapt", "--undo", "--config", cfg]) == 0
     assert "back to the shipped classifier" in capsys.readouterr().out
     assert not adapted_path(state).exists() and load_last_layer(state) is None
@@ -95,7 +95,7 @@ def test_adapt_saves_a_layer_the_table_reads_with_and_undo_removes_it(
 
 
 def test_the_table_reads_its_dice_once_adapted_and_as_shipped_after_undo(tmp_path: Path) -> None:
-    _keep(tmp_path, 10)
+    _keep(tmp_path, 16)
     cfg = str(_config(tmp_path))
     state = tmp_path / "state"
     trays = [render_tray([6, 6, 4], seed=seed, style=GOLD) for seed in (120, 121, 122, 124)]
@@ -111,7 +111,7 @@ def test_the_table_reads_its_dice_once_adapted_and_as_shipped_after_undo(tmp_pat
 
 
 def test_an_older_file_with_the_classifiers_layer_alone_loads(tmp_path: Path) -> None:
-    _keep(tmp_path, 10)
+    _keep(tmp_path, 16)
     assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
     state = tmp_path / "state"
     saved = load_last_layer(state)
@@ -122,7 +122,7 @@ def test_an_older_file_with_the_classifiers_layer_alone_loads(tmp_path: Path) ->
     with adapted_path(state).open("wb") as stream:
         np.savez(stream, **older)
     loaded = load_last_layer(state)
-    assert loaded is not None and loaded.layers.judge is None and loaded.photos == 7
+    assert loaded is not None and loaded.layers.judge is None and loaded.photos == 10
     assert np.array_equal(loaded.layers.reader.weights, saved.layers.reader.weights)
     tray = render_tray([6, 6], seed=99, style=GOLD)
     crops = [die_crop(pyramid_of(tray.frame), d.center, d.size_px) for d in tray.dice]
@@ -135,7 +135,7 @@ def test_a_damaged_adapted_file_is_refused_in_one_line(
 ) -> None:
     state = tmp_path / "state"
     state.mkdir()
-    _keep(tmp_path, 10)
+    _keep(tmp_path, 16)
     for damage in (b"not a zip file", b"weights.npy", b"judge_weights.npy"):
         if damage.endswith(b".npy"):  # a whole file whose numbers changed: its checksum tells
             assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
@@ -169,12 +169,13 @@ def test_photos_with_dice_missed_are_fitted_on_and_the_refit_checked_on_whole_on
 ) -> None:
     _keep(tmp_path, 12, missed=True)
     assert main(["adapt", "--config", str(_config(tmp_path))]) == 2
-    assert "0 kept photos with every die read" in caplog.text and "at least 4" in caplog.text
-    _keep(tmp_path, 4)
+    assert "0 kept photos with every die read (0 dice)" in caplog.text
+    assert "needs 24 dice there" in caplog.text
+    _keep(tmp_path, 12)
     assert main(["adapt", "--config", str(_config(tmp_path))]) == 0
     out = capsys.readouterr().out
-    assert "adapted the classifier to 14 photos (44 dice)" in out  # 12 x 3 dice, 2 x 4
-    assert "checked on the 2 newest kept photos" in out
+    assert "adapted the classifier to 18 photos (60 dice)" in out  # 12 x 3 dice, 6 x 4
+    assert "checked on the 6 newest kept photos" in out
 
 
 def test_the_menu_adapts_while_the_game_goes_on(tmp_path: Path) -> None:
@@ -220,12 +221,12 @@ def test_starting_an_adaptation_says_so_and_a_second_start_waits(tmp_path: Path)
 def test_a_refit_that_reads_the_newest_throws_worse_is_not_saved(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _keep(tmp_path, 7, sixes_as=2)  # older throws kept with their emblem sixes taken for twos
-    _keep(tmp_path, 3)  # the newest kept right: the refit reads their sixes as twos
+    _keep(tmp_path, 10, sixes_as=2)  # older throws kept with their emblem sixes taken for twos
+    _keep(tmp_path, 6)  # the newest kept right: the refit reads their sixes as twos
     assert main(["adapt", "--config", str(_config(tmp_path))]) == 2
     errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and "\n" not in errors[0], errors
-    assert "read the 3 newest worse than the reader in use" in errors[0]
+    assert "read the 6 newest worse than the reader in use" in errors[0]
     assert "the reader in use is kept" in errors[0]
     assert not adapted_path(tmp_path / "state").exists()
 
