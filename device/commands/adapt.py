@@ -80,11 +80,14 @@ def handle(args: argparse.Namespace) -> int:
         current = None
     adaptation = adapt_from_ring(ring, current.layers if current is not None else None)
     path = save_last_layer(state, adaptation)
-    print(
+    done = (
         f"adapted the classifier to {adaptation.photos} photos ({adaptation.dice} dice) in "
-        f"{time.monotonic() - start:.0f} s; saved {path}; {RESTART}; "
-        "`dicekeeper adapt --undo` goes back"
+        f"{time.monotonic() - start:.0f} s"
     )
+    if args.background:  # the table that ran it reads with it at once
+        print(f"{done}; {checked_line(adaptation.refit) if adaptation.refit else ''}")
+        return 0
+    print(f"{done}; saved {path}; {RESTART}; `dicekeeper adapt --undo` goes back")
     if adaptation.refit is not None:
         print(checked_line(adaptation.refit))
     if adaptation.layers.judge is not None:

@@ -4,8 +4,10 @@ Every throw is rendered by the simulated camera, read from the frames by the dic
 by the settle tracker, scored by the engine and shown on the displays (a window when there is a
 display, in real time unless ``--fast``; otherwise the table printed once a turn, as fast as it
 reads); the computer players decide. No input is needed; the demo ends
-with the winner and one line on the reader: how many throws it read exactly as rendered, how many
-the players corrected, how many were refused and thrown again, and how many were scored wrongly.
+with the winner and two lines on the reader: how many of the first half of the throws and of the
+second it did not read exactly (the table adapts its reader to the throws it keeps as it plays,
+`device.adaptation`); then how many throws it read exactly as rendered, how many the players
+corrected, how many were refused and thrown again, and how many were scored wrongly.
 With ``--correct`` the simulated people check every reading against what the camera rendered and
 correct a misread through the same button presses a person makes (hold STOP, SELECT, ROLL, STOP).
 """
@@ -125,24 +127,58 @@ class _Players:
         self.recorder = recorder
         self.buttons = buttons
         self.correct = correct
-        self.exact = self.corrected = self.refused = self.wrong = 0
+        self.outcomes: list[str] = []
+        """How each throw went, in order: "exact", "corrected", "refused" or "wrong"."""
         self._truth: tuple[int, ...] = ()
-        self._last = ""  # how the last counted throw was tallied: "exact" or "wrong"
         self._fixing_refused = False
+
+    @property
+    def exact(self) -> int:
+        return self.outcomes.count("exact")
+
+    @property
+    def corrected(self) -> int:
+        return self.outcomes.count("corrected")
+
+    @property
+    def refused(self) -> int:
+        return self.outcomes.count("refused")
+
+    @property
+    def wrong(self) -> int:
+        return self.outcomes.count("wrong")
 
     @property
     def summary(self) -> str:
         """The demo's last line."""
-        total = self.exact + self.corrected + self.refused + self.wrong
         return (
-            f"reader: {self.exact} of {total} throws read exactly, {self.corrected} corrected by "
-            f"the players, {self.refused} refused and thrown again, {self.wrong} scored wrongly"
+            f"reader: {self.exact} of {len(self.outcomes)} throws read exactly, {self.corrected} "
+            f"corrected by the players, {self.refused} refused and thrown again, {self.wrong} "
+            "scored wrongly"
         )
+
+    @property
+    def halves(self) -> str:
+        """How many throws of the first half and of the second the reader did not read exactly
+        (the table learns from its throws: the second should need the players less)."""
+        half = len(self.outcomes) // 2
+        first, second = self.outcomes[:half], self.outcomes[half:]
+        return (
+            f"not read exactly: {len(first) - first.count('exact')} of the first {len(first)} "
+            f"throws, {len(second) - second.count('exact')} of the last {len(second)}"
+        )
+
+    def _settle(self, outcome: str) -> None:
+        """The throw just tallied went ``outcome`` after all (a correction)."""
+        if self.outcomes:
+            self.outcomes[-1] = outcome
+        else:
+            self.outcomes.append(outcome)
 
     def on_refused(self, reading: Reading) -> None:
         """A reading was refused (count or unreadable dice): set unreadable dice and the dice the
         reader missed (after the dice read, as the table adds them), else throw again."""
-        self.refused += 1
+        self.outcomes.append("refused")
         self._truth = self.recorder.last
         values = reading.values
         missing = (None,) * max(len(self._truth) - len(values), 0)
@@ -155,24 +191,13 @@ class _Players:
         """Tally each counted throw and correction; misread throws are corrected if wanted."""
         if isinstance(event, Thrown) and not self._fixing_refused:
             self._truth = self.recorder.last
-            if sorted(event.dice) == sorted(self._truth):
-                self.exact, self._last = self.exact + 1, "exact"
-            else:
-                self.wrong, self._last = self.wrong + 1, "wrong"
-                if self.correct:
-                    self._press(event.dice, replaces=True)
+            read_right = sorted(event.dice) == sorted(self._truth)
+            self.outcomes.append("exact" if read_right else "wrong")
+            if not read_right and self.correct:
+                self._press(event.dice, replaces=True)
         elif isinstance(event, Corrected):
-            if self._fixing_refused:
-                self.refused -= 1
-            elif self._last == "exact":
-                self.exact -= 1
-            elif self._last == "wrong":
-                self.wrong -= 1
-            self._fixing_refused, self._last = False, ""
-            if sorted(event.dice) == sorted(self._truth):
-                self.corrected += 1
-            else:
-                self.wrong, self._last = self.wrong + 1, "wrong"
+            self._fixing_refused = False
+            self._settle("corrected" if sorted(event.dice) == sorted(self._truth) else "wrong")
 
     def gave_up(self) -> None:
         """A correction could not be confirmed: it was cancelled and the dice stand."""
@@ -316,6 +341,7 @@ def handle(args: argparse.Namespace) -> int:
         photos = "1 labelled photo" if kept[0] == 1 else f"{kept[0]} labelled photos"
         dice = "1 die" if kept[1] == 1 else f"{kept[1]} dice"
         print(f"photos: {photos} ({dice}) in {args.keep_photos}")
+    print(people.halves)
     print(people.summary)
     return 0
 

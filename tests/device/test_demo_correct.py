@@ -102,7 +102,14 @@ def test_the_players_correct_every_misread_through_the_buttons(
     exact, _, corrected, refused, wrong = tally(lines)
     assert exact > 0 and wrong == 0 and refused == 0
     assert corrected == reader.misread + reader.unreadable > 0
-    assert lines[-2].startswith("winner: ")
+    assert lines[-3].startswith("winner: ")
+    halves = re.fullmatch(
+        r"not read exactly: (\d+) of the first (\d+) throws, (\d+) of the last (\d+)", lines[-2]
+    )
+    assert halves is not None, lines[-2]
+    first, first_total, last, last_total = map(int, halves.groups())
+    assert first + last == corrected and first_total + last_total == exact + corrected
+    assert first_total in (last_total, last_total - 1)
 
 
 @pytest.mark.parametrize(
