@@ -280,8 +280,8 @@ class TableAdapter:
 
     @property
     def is_running(self) -> bool:
-        """Whether an adaptation is under way."""
-        return self._child is not None
+        """Whether an adaptation is under way (its child has not ended)."""
+        return self._child is not None and self._child.poll() is None
 
     def kept(self, count: int) -> None:
         """``count`` throws have been kept since the table started: adapt once ``every`` more

@@ -32,7 +32,13 @@ from device.commands.calibrate import (
 )
 from device.commands.outputs import output_directory
 from device.commands.photos import export_photos, new_export_folder
-from device.config import SIMULATED_STYLES, Config, default_displays, parse_config
+from device.config import (
+    SIMULATED_STYLES,
+    Config,
+    ReaderConfig,
+    default_displays,
+    parse_config,
+)
 from device.correction import NOT_A_DIE, Correction
 from device.wiring import Table, open_table, simulated_renderer, simulated_style
 from engine.events import Corrected, Event, Thrown
@@ -89,6 +95,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--correct",
         action="store_true",
         help="the players check every reading and correct misreads with the buttons",
+    )
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="the table adapts its reader to the throws it keeps, every 10, and the game waits "
+        "while it does (people throw slower than it refits)",
     )
     parser.add_argument(
         "--keep-photos",
@@ -309,6 +321,7 @@ def handle(args: argparse.Namespace) -> int:
                 },
                 "display": displays,
                 "state": {"directory": state},
+                "reader": {"adapt_every": ReaderConfig().adapt_every if args.learn else 0},
             },
             environ={},
         )
@@ -328,7 +341,16 @@ def handle(args: argparse.Namespace) -> int:
         ) as table:
             table.controller.on_event = people.on_event
             table.controller.on_refused = people.on_refused
-            _play(table, people, real, fake, oled, args.screenshots, print_turns=not has_window)
+            _play(
+                table,
+                people,
+                real,
+                fake,
+                oled,
+                args.screenshots,
+                print_turns=not has_window,
+                learn=args.learn,
+            )
             state_now = table.controller.state
             if args.keep_photos:
                 kept = _keep_photos(table, args.keep_photos)
@@ -410,9 +432,11 @@ def _play(
     shots: Path | None,
     *,
     print_turns: bool = False,
+    learn: bool = False,
 ) -> None:
     """Step the table until the game is won; ``print_turns``: print the table as the terminal
-    shows it once each turn has ended (and at the start and the end), not at every change."""
+    shows it once each turn has ended (and at the start and the end), not at every change;
+    ``learn``: wait while the table adapts its reader (people throw slower than it refits)."""
     controller = table.controller
     if print_turns:
         multi = table.display
@@ -422,6 +446,8 @@ def _play(
     last_turn = controller.state.last_turn
     turns = 0
     for _ in range(MAX_STEPS):
+        while learn and controller.adapter is not None and controller.adapter.is_running:
+            time.sleep(0.1)
         now = time.monotonic() if real else fake[0]
         controller.step(now)
         if controller.is_correcting:  # every press was handled, yet not confirmed: give up
