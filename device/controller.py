@@ -67,7 +67,7 @@ from engine.strategy_core import Strategy
 from hardware.buttons import Button, Buttons
 from hardware.display import Display
 from hardware.simulated_camera import SimulatedCamera
-from hardware.view import TableView
+from hardware.view import FrameBox, TableView
 from vision.params import ReaderParams
 from vision.settle import SettleState
 from vision.types import Reading
@@ -399,6 +399,7 @@ class Controller(CorrectionFlow):
             return
         reading = seen.settled
         values, likely = reading.values, tuple(die.likely for die in reading.dice)
+        boxes = frame_boxes(reading, seen.size)
         if self.photos is not None:
             self.photos.settled(reading)
         if len(values) == n and None not in values:
@@ -407,21 +408,22 @@ class Controller(CorrectionFlow):
             missing = (None,) * (n - len(values))  # a die the reader missed: unknown, no guess
             self._refused, self._refused_likely = (*values, *missing), (*likely, *missing)
         if len(values) != n:
-            self._refuse(n, count_message(n, len(values)), reading)
+            self._refuse(n, count_message(n, len(values)), reading, boxes)
         elif None in values:
-            self._refuse(n, unreadable_message(values.count(None)), reading)
+            self._refuse(n, unreadable_message(values.count(None)), reading, boxes)
         elif self._throw(name, tuple(v for v in values if v is not None)):
             self._read, self._read_likely, self._drawn = values, likely, False
+            self._show(boxes=boxes)
             if self.photos is not None:
                 self.photos.counted(self.state)
         else:
             self.watcher.retry()  # e.g. the disk was full: offer the same dice again
 
-    def _refuse(self, n: int, message: str, reading: Reading) -> None:
+    def _refuse(self, n: int, message: str, reading: Reading, boxes: tuple[FrameBox, ...]) -> None:
         self._say(message)
         tray = self._refused if self._refused is not None else ()  # with the missed dice as "?"
         likely = self._refused_likely if self._refused is not None else ()
-        self._show(rolling=False, bust=False, tray=tray, likely=likely)
+        self._show(rolling=False, bust=False, tray=tray, likely=likely, boxes=boxes)
         if self.on_refused is not None:
             self.on_refused(reading)
         player = self.state.current_player
@@ -721,6 +723,8 @@ class Controller(CorrectionFlow):
         self.overlay = replace(self.overlay, message=message, alert=False)
 
     def _show(self, **changes: object) -> None:
+        if "tray" in changes:
+            changes.setdefault("boxes", ())  # the boxes belong to the dice read from the camera
         if "tray" in changes and changes["tray"] != self.overlay.tray:
             changes.setdefault("tray_label", "")  # new dice in the tray: the current player's
         if "tray" in changes and (changes["tray"] != self.overlay.tray or changes.get("rolling")):
@@ -767,3 +771,19 @@ def _tray_on_resume(state: GameState) -> tuple[int, ...]:
     if state.phase is Phase.KEEP and state.turn.throws:
         return state.turn.throws[-1].values
     return ()
+
+
+def frame_boxes(reading: Reading, size: tuple[int, int]) -> tuple[FrameBox, ...]:
+    """The boxes of ``reading``'s dice as fractions of a frame of ``size`` (width, height)."""
+    width, height = size
+    if width <= 0 or height <= 0:
+        return ()
+    return tuple(
+        (
+            round(die.box.x / width, 4),
+            round(die.box.y / height, 4),
+            round((die.box.x + die.box.w) / width, 4),
+            round((die.box.y + die.box.h) / height, 4),
+        )
+        for die in reading.dice
+    )

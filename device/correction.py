@@ -17,10 +17,13 @@ from dataclasses import dataclass, replace
 from device.prompts import dice_text
 from engine.events import Corrected
 
-__all__ = ["NOT_A_DIE", "Correction", "guesses"]
+__all__ = ["NOT_A_DIE", "Correction", "Point", "guesses"]
 
 NOT_A_DIE = 0
 """The value of a die marked "not a die" (a shadow or a crumb the reader took for a die)."""
+Point = tuple[float, float]
+"""Where the players pointed at a die the reader missed on the tray's picture: (x, y) as
+fractions of the camera frame's width and height."""
 
 
 def guesses(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from device.correction import Correction
+from device.correction import NOT_A_DIE, Correction, Point
 from device.menu import MenuItem
 from device.photos import PhotoKeeper
 from device.prompts import dice_text
@@ -84,9 +84,13 @@ class CorrectionFlow:
         if self._correction is not None:
             self._tell(self._correction.status())
 
-    def correct_to(self, values: Sequence[int | None], by: str) -> None:
+    def correct_to(
+        self, values: Sequence[int | None], by: str, *, at: Sequence[Point | None] = ()
+    ) -> None:
         """Correct the dice at once to ``values`` (`NOT_A_DIE`: not a die), as opening the
-        correction, setting each die and confirming would; ``by`` is stored as who corrected."""
+        correction, setting each die and confirming would; ``by`` is stored as who corrected.
+        ``at`` gives, for each die or none, where the players pointed at a die the reader missed
+        (the kept photo labels it there, `device.photos`)."""
         if self._correction is not None:
             self._say("the dice are being corrected at the table: finish there first")
             return
@@ -101,7 +105,13 @@ class CorrectionFlow:
                 "one value a die, 0 for not a die"
             )
             return
-        self._confirm_correction(replace(correction, values=tuple(values)), by=by)
+        seen = len(self.overlay.boxes)
+        for index, point in enumerate(at):
+            if point is not None and (index < seen or values[index] == NOT_A_DIE):
+                self._correction = None
+                self._say(f"die {index + 1}: a point on the picture is for a die the reader missed")
+                return
+        self._confirm_correction(replace(correction, values=tuple(values)), by=by, at=at)
         if self._correction is not None:  # refused: the table is not left correcting
             self._correction = None
 
@@ -121,7 +131,9 @@ class CorrectionFlow:
             return
         self._tell(self._correction.status())
 
-    def _confirm_correction(self, correction: Correction, *, by: str = "") -> None:
+    def _confirm_correction(
+        self, correction: Correction, *, by: str = "", at: Sequence[Point | None] = ()
+    ) -> None:
         state = self.state
         last = state.open_throw
         if correction.replaces and last is None:  # cannot happen: nothing advances meanwhile
@@ -147,6 +159,6 @@ class CorrectionFlow:
             self._read, self._read_likely = correction.read, correction.likely
             self._drawn = False
             if self.photos is not None:
-                self.photos.corrected(correction, self.state)
+                self.photos.corrected(correction, self.state, at=at)
             said = self.overlay.message
             self._tell(f"corrected to {' '.join(map(str, dice))}" + (f": {said}" if said else ""))

@@ -8,8 +8,9 @@ banked, busted and the next throw counted), and at once when corrected (again wh
 again): its frame and its dice (each die's box as read, its value as confirmed or corrected; a
 die struck as "not a die" is not labelled). A throw whose correction added dice the reader missed
 is kept with those dice by value alone (no box: `StoredPhoto.missed`), so the dice it did see
-are examples too. Computer players' virtual dice are drawn, not photographed,
-and never kept.
+are examples too; where the players pointed at a missed die on the tray's picture (the web
+page), it is labelled there, with a box as wide as the dice read. Computer players' virtual
+dice are drawn, not photographed, and never kept.
 
 `PhotoRing` is the folder ``photos/`` in the state directory: ``NNNNNNNN.jpg`` (the frame) and
 ``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value,as_read`` per die: ``as_read`` 1 when the reader
@@ -37,7 +38,7 @@ import cv2
 import numpy as np
 
 from device.bounded import read_bounded, read_text_bounded
-from device.correction import NOT_A_DIE, Correction
+from device.correction import NOT_A_DIE, Correction, Point
 from device.store import write_atomically
 from engine.state import GameState, OpenThrow
 from vision.evaluation import LabelledDie
@@ -268,8 +269,9 @@ class _Pending:
     reading: Reading
     values: tuple[int | None, ...]
     open: OpenThrow | None
+    points: tuple[Point | None, ...] = ()  # where missed dice were pointed at, by die
     number: int | None = None  # set once written (a corrected throw is written at once)
-    written: tuple[int | None, ...] = field(default=())
+    written: tuple[object, ...] = field(default=())  # values and points as last written
 
 
 class PhotoKeeper:
@@ -315,10 +317,13 @@ class PhotoKeeper:
         reading, frame = self._settled
         self._pending = _Pending(frame, reading, reading.values, state.open_throw)
 
-    def corrected(self, correction: Correction, state: GameState) -> None:
+    def corrected(
+        self, correction: Correction, state: GameState, *, at: Sequence[Point | None] = ()
+    ) -> None:
         """The players confirmed ``correction``, which now stands as the open throw of
         ``state``: label the photo with the corrected dice and keep it now. Dice added for dice
-        the reader missed (more dice than the reading has) are kept by value alone (no box)."""
+        the reader missed (more dice than the reading has) are labelled where ``at`` points at
+        them (by die), else kept by value alone (no box)."""
         pending = self._pending
         if not correction.replaces or pending is None:
             self._settle_pending()
@@ -329,6 +334,7 @@ class PhotoKeeper:
         if len(correction.values) < len(pending.reading.dice):
             return  # another reading (a resumed game)
         pending.values = correction.values
+        pending.points = tuple(at)
         pending.open = state.open_throw
         self._pending = pending
         self._write(pending)
@@ -359,11 +365,13 @@ class PhotoKeeper:
 
     def _settle_pending(self) -> None:
         pending, self._pending = self._pending, None
-        if pending is not None and pending.values != pending.written:
+        if pending is not None and (*pending.values, *pending.points) != pending.written:
             self._write(pending)
 
     def _write(self, pending: _Pending) -> None:
-        dice, as_read, missed = _labels(pending.reading, pending.values)
+        dice, as_read, missed = _labels(
+            pending.reading, pending.values, pending.points, pending.frame
+        )
         first = pending.number is None
         if first:
             if not dice:
@@ -371,7 +379,7 @@ class PhotoKeeper:
             pending.number = self.ring.new_number()
             self.kept += 1
         assert pending.number is not None
-        pending.written = pending.values
+        pending.written = (*pending.values, *pending.points)
         job = (pending.number, pending.frame if first else None, dice, as_read, missed)
         if not self._background:
             self._run(job)
@@ -414,13 +422,16 @@ class PhotoKeeper:
 
 
 def _labels(
-    reading: Reading, values: Sequence[int | None]
+    reading: Reading,
+    values: Sequence[int | None],
+    points: Sequence[Point | None],
+    frame: Frame,
 ) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]:
     """The dice of ``reading`` labelled with the first of ``values`` (unknown and "not a die"
-    left out), for each whether the reader gave it that value, and the values after those (dice
-    the reader missed, added by the players)."""
+    left out) and for each whether the reader gave it that value; the values after those are
+    dice the reader missed, added by the players: labelled where ``points`` (by die) point at
+    them (a box as wide as the dice read), else returned by value alone."""
     seen = len(reading.dice)
-    missed = tuple(int(v) for v in values[seen:] if v is not None and 1 <= v <= 6)
     out = []
     as_read = []
     for die, value in zip(reading.dice, values[:seen], strict=True):
@@ -429,4 +440,19 @@ def _labels(
         box = die.box
         out.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, int(value)))
         as_read.append(die.value == value)
-    return tuple(out), tuple(as_read), missed
+    height, width = frame.shape[:2]
+    sides = [max(d.box.w, d.box.h) for d in reading.dice]
+    half = (float(np.median(sides)) if sides else width / 10) / 2
+    missed = []
+    for index in range(seen, len(values)):
+        value = values[index]
+        if value is None or not 1 <= value <= 6:
+            continue
+        point = points[index] if index < len(points) else None
+        if point is None:
+            missed.append(int(value))
+            continue
+        x, y = point[0] * width, point[1] * height
+        out.append(LabelledDie(x - half, y - half, x + half, y + half, int(value)))
+        as_read.append(False)
+    return tuple(out), tuple(as_read), tuple(missed)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from device.correction import guesses
 from engine.players import TurnOutcome
 from engine.state import GameState, Phase
-from hardware.view import OptionView, PlayerView, TableView
+from hardware.view import FrameBox, OptionView, PlayerView, TableView
 from hardware.view import Phase as ViewPhase
 
 __all__ = ["Overlay", "table_view"]
@@ -27,6 +27,7 @@ class Overlay:
     scoreboard's address and ``pair_code`` the code that gives a phone control (`device.web`).
     ``review`` the players' accuracy and biggest swing at the end of a game (`TableView.review`).
     ``keys`` the key beside each button word when the buttons are keys (`TableView.keys`).
+    ``boxes`` the boxes of the dice of ``tray`` the reader saw (`TableView.boxes`).
     """
 
     tray: tuple[int | None, ...] = ()
@@ -51,6 +52,7 @@ class Overlay:
     likely: tuple[int | None, ...] = ()
     keys: tuple[tuple[str, str], ...] = ()
     review: tuple[tuple[str, str], ...] = ()
+    boxes: tuple[FrameBox, ...] = ()
 
 
 def table_view(state: GameState, overlay: Overlay) -> TableView:
@@ -70,9 +72,10 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
     struck = overlay.struck if correcting else frozenset()
     dice, tray_label = _six_sided(overlay.tray), overlay.tray_label
     likely = () if overlay.rolling else _guesses(overlay.tray, overlay.likely, struck)
+    boxes = overlay.boxes if len(overlay.boxes) <= len(dice) and not overlay.rolling else ()
     passed = state.passed
     if state.phase is Phase.PASS and passed is not None and not correcting:
-        dice, likely = (None,) * passed.dice, ()
+        dice, likely, boxes = (None,) * passed.dice, (), ()
         count = "1 die" if passed.dice == 1 else f"{passed.dice} dice"
         tray_label = f"{passed.player} passes {count} worth {passed.points}"
     owner = next(  # the dice of a turn that ended: whose they are
@@ -108,6 +111,7 @@ def table_view(state: GameState, overlay: Overlay) -> TableView:
         frame=overlay.frame,
         cursor=overlay.cursor if correcting else None,
         struck=struck,
+        boxes=boxes,
         web=overlay.web,
         pair_code=overlay.pair_code,
         keys=overlay.keys,

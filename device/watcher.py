@@ -24,6 +24,8 @@ class Observation:
     sight: SettleState
     reading: Reading
     settled: Reading | None = None
+    size: tuple[int, int] = (0, 0)
+    """The frame's width and height in pixels."""
 
 
 class ThrowWatcher:
@@ -62,10 +64,11 @@ class ThrowWatcher:
         self.frames += 1
         reading = self._read(frame)
         sight = self._tracker.update(frame, reading, now)
+        size = (int(frame.shape[1]), int(frame.shape[0]))
         if sight is not SettleState.SETTLED:
             self._armed = True
-            return Observation(sight, reading)
+            return Observation(sight, reading, size=size)
         if not self._armed:
-            return Observation(sight, reading)
+            return Observation(sight, reading, size=size)
         self._armed = False
-        return Observation(sight, reading, settled=reading)
+        return Observation(sight, reading, settled=reading, size=size)

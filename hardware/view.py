@@ -99,6 +99,10 @@ _BUTTON_WORD = re.compile(r"\b(?:hold )?(?:ROLL|STOP|SELECT)\b")
 """A button word in a prompt or a message (a long press is "hold STOP")."""
 
 
+FrameBox = tuple[float, float, float, float]
+"""A box in the camera's frame as fractions of its width and height: (x0, y0, x1, y1)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableView:
     """Everything a screen shows about the table at one moment.
@@ -136,6 +140,10 @@ class TableView:
     ``review`` is, at the end of a game, each player's review in the order of ``players``: the
     accuracy of their decisions ("97%") and their biggest swing ("+31% on turn 15: banked 1150"),
     empty until the review is made (`device.review`).
+    ``boxes`` are, for the first of ``dice`` (those the reader saw, in order), each die's box in
+    the camera's frame as fractions of its width and height (x0, y0, x1, y1); the dice after
+    them are ones it missed (no box), and a throw not read from the camera has none. The web
+    page draws them on the tray's picture, where a missed die is pointed at.
     """
 
     title: str = "dicekeeper"
@@ -170,6 +178,7 @@ class TableView:
     keys: tuple[tuple[str, str], ...] = ()
     tray_owner: int | None = None
     review: tuple[tuple[str, str], ...] = ()
+    boxes: tuple[FrameBox, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("current", "winner", "tray_owner"):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from device.computer import display_name, find_computer
 from device.config import COMPUTER_PREFIX, name_problem
-from device.correction import NOT_A_DIE
+from device.correction import NOT_A_DIE, Point
 from device.menu import Action, MenuItem
 from device.session import rules_for
 from engine.errors import DicekeeperError
@@ -94,7 +94,7 @@ def _keep(body: Mapping[str, object]) -> Step:
 
 
 def _correct(body: Mapping[str, object]) -> Step:
-    _only(body, "dice")
+    _only(body, "dice", "at")
     dice = body.get("dice")
     if not isinstance(dice, list) or not 1 <= len(dice) <= MAX_DICE:
         raise BadRequest(f"dice = {dice!r}: expected a list of 1 to {MAX_DICE} values")
@@ -106,7 +106,31 @@ def _correct(body: Mapping[str, object]) -> Step:
             values.append(value)
         else:
             raise BadRequest(f"dice: {value!r} is not a die's value (1 to 6, or null: not a die)")
-    return lambda controller, now: controller.correct_to(values, CORRECTED_BY)
+    at = _points(body.get("at", []), len(values))
+    return lambda controller, now: controller.correct_to(values, CORRECTED_BY, at=at)
+
+
+def _points(at: object, count: int) -> tuple[Point | None, ...]:
+    """The ``at`` of a correction: for each die, null or where the players pointed at it on the
+    tray's picture ([x, y], fractions of its width and height)."""
+    if not isinstance(at, list) or len(at) not in (0, count):
+        raise BadRequest(f"at = {at!r}: expected one point or null for each of the {count} dice")
+    points: list[Point | None] = []
+    for point in at:
+        if point is None:
+            points.append(None)
+            continue
+        if (
+            not isinstance(point, list)
+            or len(point) != 2
+            or not all(
+                isinstance(c, int | float) and not isinstance(c, bool) and 0 <= c <= 1
+                for c in point
+            )
+        ):
+            raise BadRequest(f"at: {point!r} is not a point on the picture ([x, y], 0 to 1)")
+        points.append((float(point[0]), float(point[1])))
+    return tuple(points)
 
 
 def _players(body: Mapping[str, object]) -> Step:

@@ -47,6 +47,7 @@ def state_json(view: TableView, *, camera: int = 0, paired: bool = False) -> dic
         "tray_label": view.tray_label,
         "cursor": view.cursor,
         "struck": sorted(view.struck),
+        "boxes": [list(box) for box in view.boxes],
         "winner": None if winner is None else winner.name,
         "final_round": is_final_round(view),
         "camera": camera,

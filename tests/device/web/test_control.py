@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from hardware.buttons import Button
-from tests.device.harness import Rig, config, is_waiting, open_rig
+from tests.device.harness import SIZE, Rig, config, is_waiting, open_rig
 from tests.device.web.webrig import WebRig, served
 
 THROW = [1, 1, 5, 2, 3, 4]  # farkle: keeps 1 1 5 (250), 1 1 (200), 1 5 (150)...
@@ -157,6 +157,49 @@ def test_a_die_the_reader_missed_is_set_from_the_phone(tmp_path: Path) -> None:
         assert body["state"]["options"][0] == {"dice": [1, 1, 1, 5], "score": 1050}
         corrected = [e for e in _stored_events(rig) if e["type"] == "corrected"]
         assert corrected[0]["read"] == [1, 1, 5, 2, 3, 0] and corrected[0]["by"] == "web"
+
+    _run(rig, test)
+
+
+def test_a_missed_die_pointed_at_on_the_picture_is_kept_with_its_box(tmp_path: Path) -> None:
+    rig = open_rig(config(tmp_path, rules="farkle", script=[[1, 1, 5, 2, 3], [2, 2, 3, 4, 6, 6]]))
+    rig.until(lambda view: "I see 5" in view.message)
+    dice = [1, 1, 5, 2, 3, 1]
+
+    async def test(web: WebRig, token: str) -> None:
+        state = await (await web.client.get("/api/state")).json()
+        boxes = state["boxes"]
+        assert len(boxes) == 5 and all(
+            0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1 for x0, y0, x1, y1 in boxes
+        )
+        for at, error in (
+            ([[0.5, 0.5]], "at = [[0.5, 0.5]]: expected one point or null for each of the 6 dice"),
+            ([None] * 5 + [[1.5, 0.5]], "at: [1.5, 0.5] is not a point on the picture"),
+            ([None] * 5 + [[True, 0.5]], "at: [True, 0.5] is not a point on the picture"),
+        ):
+            answer = await web.post("/api/correct", {"dice": dice, "at": at}, token=token)
+            status, body = await _answer(answer)
+            assert status == 400 and body["error"].startswith(error), body
+        seen = [[0.1, 0.1]] + [None] * 5
+        status, body = await _answer(
+            await web.post("/api/correct", {"dice": dice, "at": seen}, token=token)
+        )
+        assert status == 409
+        assert body["error"] == "die 1: a point on the picture is for a die the reader missed"
+        at = [None] * 5 + [[0.75, 0.5]]
+        status, body = await _answer(
+            await web.post("/api/correct", {"dice": dice, "at": at}, token=token)
+        )
+        assert status == 200, body
+        keeper = rig.table.controller.photos
+        assert keeper is not None
+        keeper.wait()
+        (photo,) = keeper.ring.photos()
+        assert photo.missed == () and photo.as_read == (True,) * 5 + (False,)
+        added = photo.dice[-1]
+        assert added.value == 1 and added.center == (0.75 * SIZE[0], 0.5 * SIZE[1])
+        side = added.x_max - added.x_min
+        assert side == photo.dice[0].x_max - photo.dice[0].x_min  # as wide as the dice read
 
     _run(rig, test)
 
