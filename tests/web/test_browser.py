@@ -583,3 +583,114 @@ def _offer_the_guess(driver: Any, url: str, shots: Path) -> None:
     _by_id(driver, "correct-ok").click()
     _until("the corrected throw scored", lambda: _by_id(driver, "turn-total").text == "300")
     assert _dice(driver) == ["1", "1", "5", "5", "2"]
+
+
+def test_a_phone_points_at_a_die_the_reader_missed_on_the_trays_picture(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A throw of six dice read as five: while correcting, the page shows the tray's picture with
+    the five dice the reader saw boxed; a tap on a box strikes that die out and a second brings
+    it back, a tap where the sixth lies places it there, its value is set on its die, and the
+    kept photo labels the sixth die where it was placed. The table is held still as in
+    `test_a_phone_is_offered_the_likeliest_value_of_a_die_not_read`."""
+    import cv2
+
+    from device.web.auth import Pairing
+    from device.web.bridge import WebBridge
+    from device.web.server import start_web
+    from tests.device.harness import SIZE, config, open_rig
+    from vision.render import render_tray
+
+    rig = open_rig(config(tmp_path, rules="farkle", script=[[1, 1, 5, 2, 3]]))
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    with rig.table:
+        rig.until(lambda v: "I see 5" in v.message)
+        controller = rig.table.controller
+        bridge = WebBridge(clock=lambda: rig.clock[0])
+        picture = cv2.resize(render_tray([1, 1, 5, 2, 3, 4], seed=3).frame, SIZE)
+        bridge.on_frame(picture)
+        server = start_web(
+            bridge,
+            controller,
+            bind="127.0.0.1",
+            port=_free_port(),
+            store_path=rig.table.store.path,
+            pairing=Pairing(code="4321"),
+        )
+        url = f"http://127.0.0.1:{server.port}/"
+        with ThreadPoolExecutor(1) as phone:
+            done = phone.submit(_point_at_the_missed_die, driver=browser, url=url, shots=shots)
+            try:
+                while not done.done():
+                    bridge.drain(controller, rig.clock[0])
+                    bridge.show(controller.view())
+                    time.sleep(0.02)
+            finally:
+                server.stop()
+            done.result()
+        keeper = controller.photos
+        assert keeper is not None
+        keeper.wait()
+        (photo,) = keeper.ring.photos()
+        assert photo.missed == () and [d.value for d in photo.dice] == [1, 1, 5, 2, 3, 4]
+        x, y = photo.dice[-1].center
+        assert abs(x - 0.8 * SIZE[0]) < 6 and abs(y - 0.5 * SIZE[1]) < 6, (x, y)
+    keep = os.environ.get("DICEKEEPER_SHOTS")
+    if keep:
+        for shot in shots.iterdir():
+            shutil.copy(shot, Path(keep) / f"web-{shot.name}")
+
+
+def _marks(driver: Any) -> list[str]:
+    """The marks on the tray's picture: each one's kind and number ("seen 1", "added 6")."""
+    marks: list[str] = driver.execute_script(
+        "return [...document.querySelectorAll('#correct-boxes .mark')]"
+        ".map((m) => `${m.classList[1]} ${m.textContent}`)"
+    )
+    return marks
+
+
+def _point_at_the_missed_die(driver: Any, url: str, shots: Path) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.get(url)
+    _until("the refused throw", lambda: _dice(driver) == ["1", "1", "5", "2", "3", "not read"])
+    _by_id(driver, "pair-code").send_keys("4321")
+    _by_id(driver, "pair-form").submit()
+    _until("the controls", lambda: _by_id(driver, "controls").is_displayed())
+    _by_id(driver, "correct").click()
+    _until("the tray's picture", lambda: _by_id(driver, "correct-picture").is_displayed())
+    _until(
+        "the picture loaded",
+        lambda: driver.execute_script(
+            "return document.getElementById('correct-camera').naturalWidth"
+        ),
+    )
+    assert _marks(driver) == [f"seen {i}" for i in range(1, 6)]
+    mark = driver.find_elements("css selector", "#correct-boxes .mark")[4]
+    mark.click()  # strike die 5 out...
+    assert _marks(driver)[4] == "struck 5" and _dice(driver)[4] == "not a die"
+    driver.find_elements("css selector", "#correct-boxes .mark")[4].click()  # ...and back
+    assert _marks(driver)[4] == "seen 5" and _dice(driver)[4] == "3"
+    frame = _by_id(driver, "correct-marks")
+    size = frame.size
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", frame)
+    ActionChains(driver).move_to_element_with_offset(
+        frame,
+        round(0.3 * size["width"]),
+        0,  # from the centre: at 80 % across, half-way down
+    ).click().perform()
+    assert _marks(driver)[5] == "added 6"
+    for _ in range(4):  # the placed die's value: ? -> 1 -> 2 -> 3 -> 4
+        driver.find_elements("css selector", "#dice .die-button")[5].click()
+    assert _dice(driver) == ["1", "1", "5", "2", "3", "4"]
+    _check_layout(_screenshots(driver, shots, "correcting-pointed"))
+    _by_id(driver, "correct-ok").click()
+    _until(
+        "the corrected throw",
+        lambda: (
+            _by_id(driver, "correct-picture").is_displayed() is False
+            and _dice(driver) == ["1", "1", "5", "2", "3", "4"]
+        ),
+    )

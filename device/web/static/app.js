@@ -134,6 +134,8 @@ const board = {
   replyKey: "", // the state the reply answered
   draft: null, // the dice being corrected: numbers, "x" (not a die) or null (not read yet)
   draftFrom: "", // the dice the draft started from, to drop it when the tray changes
+  points: [], // by die of the draft: where a die the reader missed lies ([x, y]) or null
+  picture: 0, // the camera picture the draft's dice are pointed at on
   camera: -1,
   showCamera: false,
   winner: undefined,
@@ -257,6 +259,7 @@ function renderDice(state) {
     || !board.draft.some((v, i) => v === null && guessOf(state, i) !== null);
   $("tray-label").textContent = correcting ? "correct the dice as they lie"
     : tableCorrecting ? "being corrected at the table" : state.tray_label;
+  renderPicture(state);
 }
 
 // The table's words for its buttons (ROLL, STOP, SELECT, hold STOP, hold SELECT) as this page
@@ -304,8 +307,64 @@ function openCorrection() {
   if (board.draft === null) {
     board.draft = asRead(state);
     board.draftFrom = diceKey(state);
+    board.points = board.draft.map(() => null);
+    board.picture = state.camera;
   }
   return true;
+}
+
+// The tray's picture while correcting, the dice the reader saw boxed: a tap on a box strikes
+// that die out (or brings it back), a tap where a die it missed lies places that die there.
+function renderPicture(state) {
+  const show = board.draft !== null && board.picture > 0 && state.boxes.length > 0;
+  $("correct-picture").hidden = !show;
+  if (!show) return;
+  const img = $("correct-camera");
+  if (img.dataset.n !== String(board.picture)) {
+    img.dataset.n = String(board.picture);
+    img.src = `/api/camera.jpg?n=${board.picture}`;
+  }
+  const mark = (index, [x0, y0, x1, y1], kind) => el("span", {
+    class: `mark ${kind}`, "data-index": index, text: String(index + 1),
+    style: `left:${100 * x0}%;top:${100 * y0}%;width:${100 * (x1 - x0)}%;`
+      + `height:${100 * (y1 - y0)}%`,
+  });
+  const marks = state.boxes.map((box, i) => mark(i, box, board.draft[i] === "x" ? "struck" : "seen"));
+  // A die placed is as large as the dice read, as the kept photo labels it (`device.photos`).
+  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const w = median(state.boxes.map(([x0, , x1]) => x1 - x0)) / 2;
+  const h = median(state.boxes.map(([, y0, , y1]) => y1 - y0)) / 2;
+  board.points.forEach((p, i) => {
+    if (p) marks.push(mark(i, [p[0] - w, p[1] - h, p[0] + w, p[1] + h], "added"));
+  });
+  $("correct-boxes").replaceChildren(...marks);
+}
+
+function tapPicture(event) {
+  const state = board.state;
+  if (!state || board.draft === null) return;
+  const target = event.target.closest(".mark");
+  const index = target ? Number(target.dataset.index) : -1;
+  if (target && target.classList.contains("added")) {
+    board.points[index] = null; // placed there by mistake: placed again with the next tap
+  } else if (target) {
+    const read = asRead(state)[index];
+    board.draft[index] = board.draft[index] === "x" ? (read === "x" ? null : read) : "x";
+  } else {
+    const missing = board.draft.findIndex(
+      (v, i) => i >= state.boxes.length && v !== "x" && !board.points[i]);
+    if (missing < 0) {
+      reply("No die is missing from what the reader saw: tap a box to strike it out.", true);
+      return;
+    }
+    const frame = $("correct-marks").getBoundingClientRect();
+    const x = (event.clientX - frame.left) / frame.width;
+    const y = (event.clientY - frame.top) / frame.height;
+    board.points[missing] = [Math.min(1, Math.max(0, x)), Math.min(1, Math.max(0, y))];
+  }
+  renderDice(state);
+  renderOptions(state);
+  renderControls();
 }
 
 // Whether the draft differs from the dice as read (Confirm sends only a change).
@@ -521,9 +580,11 @@ function startBoard() {
     board.draft = null;
     redraw();
   });
+  $("correct-marks").addEventListener("click", tapPicture);
   $("correct-ok").addEventListener("click", async () => {
     const dice = board.draft.map((v) => (v === "x" ? null : v));
-    const data = await api("/api/correct", { dice });
+    const at = board.draft.map((v, i) => (v !== "x" && board.points[i]) || null);
+    const data = await api("/api/correct", at.some((p) => p) ? { dice, at } : { dice });
     if (data) {
       board.draft = null;
       redraw();
