@@ -103,14 +103,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
             whole, partial = split(table[:size])
             dice = sum(len(d) for _, d in whole + partial)
-            if size < MIN_PHOTOS or dice < MIN_DICE or held_back(whole) is None:
+            held = held_back([len(d) for _, d in whole])
+            if size < MIN_PHOTOS or dice < MIN_DICE or held is None:
                 print(
                     f"  after {size} throws: {dice} dice, {len(whole)} throws read whole, too "
                     "few to adapt (as the table)"
                 )
                 continue
             start = time.perf_counter()
-            checked = refit(whole, layer, partial=partial)
+            checked = refit(whole, layer, partial=partial, held=held)
             seconds = time.perf_counter() - start
             if not checked.reads_as_well:
                 print(

@@ -20,12 +20,12 @@ import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from device.bounded import FileUnusable, is_regular
-from device.photos import PhotoRing
+from device.photos import PhotoRing, StoredPhoto
 from device.store import write_atomically
 from engine.errors import DicekeeperError
 from hardware.image_files import ImageUnreadable, read_image
@@ -202,22 +202,18 @@ def adapt_from_ring(
             f"needs at least {MIN_PHOTOS} photos and {MIN_DICE} dice: play on (every throw "
             "that counts is kept) and try again"
         )
-    photos: list[tuple[Frame, Sequence[LabelledDie]]] = []
-    partial: list[tuple[Frame, Sequence[LabelledDie]]] = []
-    for photo in stored:
-        try:  # the header checked before decoding: a kept photo may have been replaced
-            frame = read_image(photo.image)
-        except ImageUnreadable:
-            continue
-        (partial if photo.missed else photos).append((frame, photo.dice))
-    if held_back(photos) is None:
-        whole = sum(len(dice) for _, dice in photos)
+    readable = [p for p in stored if _readable(p.image)]
+    photos = _Photos([p for p in readable if not p.missed])
+    partial = _Photos([p for p in readable if p.missed])
+    held = held_back([len(p.dice) for p in readable if not p.missed])
+    if held is None:
+        whole = sum(len(p.dice) for p in readable if not p.missed)
         raise TooFewPhotos(
             f"{len(photos)} kept photos with every die read ({whole} dice) in "
             f"{str(ring.folder)!r}; a refit is checked on the newest of them, at most half, "
             f"and needs {HELD_DICE} dice there: play on and try again"
         )
-    checked = refit(photos, current, params or AdaptParams(), partial=partial)
+    checked = refit(photos, current, params or AdaptParams(), partial=partial, held=held)
     if not checked.reads_as_well:
         raise RefitRefused(
             f"not adapted: fitted to the {checked.fitted} older kept photos, it read the "
@@ -225,6 +221,37 @@ def adapt_from_ring(
             f" -> {_figures(checked.after)}); the reader in use is kept"
         )
     return Adaptation(checked.layers, checked.fitted, checked.dice, checked)
+
+
+def _readable(image: Path) -> bool:
+    try:  # the header checked before decoding: a kept photo may have been replaced
+        read_image(image)
+    except ImageUnreadable:
+        return False
+    return True
+
+
+class _Photos(Sequence[tuple[Frame, Sequence[LabelledDie]]]):
+    """Kept photos as (frame, dice), each read from its file when asked for: a refit never
+    holds every frame at once (150 photos of 1080p would be 900 MB)."""
+
+    def __init__(self, stored: Sequence[StoredPhoto]) -> None:
+        self._stored = list(stored)
+
+    def __len__(self) -> int:
+        return len(self._stored)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Frame, Sequence[LabelledDie]]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> _Photos: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[Frame, Sequence[LabelledDie]] | _Photos:
+        if isinstance(index, slice):
+            return _Photos(self._stored[index])
+        photo = self._stored[index]
+        return read_image(photo.image), photo.dice
 
 
 def _figures(score: Score) -> str:

@@ -286,13 +286,13 @@ def adapt_last_layer(
     crops: list[Frame] = []
     classes: list[int] = []
     dice = 0
-    marked = [(photo, True) for photo in photos] + [(photo, False) for photo in partial]
-    for (frame, labelled), whole in marked:
-        cut, cls = cut_crops(frame, labelled, rng, params, whole=whole)
-        judged, judged_classes = judged_crops(frame, labelled, rng, params)
-        crops += cut + judged
-        classes += cls + judged_classes
-        dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
+    for whole, group in ((True, photos), (False, partial)):
+        for frame, labelled in group:  # one frame at a time: ``photos`` may read them lazily
+            cut, cls = cut_crops(frame, labelled, rng, params, whole=whole)
+            judged, judged_classes = judged_crops(frame, labelled, rng, params)
+            crops += cut + judged
+            classes += cls + judged_classes
+            dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
     known = rehearsal_crops(params)
     reader = fit_network(None, crops, classes, known, params)
     judge = fit_network(
@@ -393,12 +393,13 @@ def score_with(
     return total
 
 
-def held_back(photos: Sequence[Photo]) -> int | None:
-    """How many of the newest ``photos`` a refit is checked on: their `HOLD_BACK` share, more
-    until they hold `HELD_DICE` dice; None when half of them hold fewer."""
-    held = max(1, round(len(photos) * HOLD_BACK))
-    while sum(len(d) for _, d in photos[-held:]) < HELD_DICE:
-        if held >= len(photos) // 2:
+def held_back(dice: Sequence[int]) -> int | None:
+    """How many of the newest photos a refit is checked on, given each photo's number of
+    ``dice`` (oldest first): their `HOLD_BACK` share, more until they hold `HELD_DICE` dice;
+    None when half of them hold fewer."""
+    held = max(1, round(len(dice) * HOLD_BACK))
+    while sum(dice[-held:]) < HELD_DICE:
+        if held >= len(dice) // 2:
             return None
         held += 1
     return held
@@ -411,13 +412,15 @@ def refit(
     reader: Callable[[Frame], Reading] = read,
     *,
     partial: Sequence[Photo] = (),
+    held: int | None = None,
 ) -> Refit:
-    """The last layers fitted to ``photos`` (oldest first) but the newest (`held_back`), which
-    ``reader`` reads with the ``current`` layers (None: the shipped ones) and with the refit;
-    and to the ``partial`` photos (`adapt_last_layer`), never held back. ValueError when
-    ``photos`` are too few to hold back `HELD_DICE` dice."""
-    held = held_back(photos)
+    """The last layers fitted to ``photos`` (oldest first) but the ``held`` newest (default:
+    `held_back`), which ``reader`` reads with the ``current`` layers (None: the shipped ones)
+    and with the refit; and to the ``partial`` photos (`adapt_last_layer`), never held back.
+    ValueError when ``photos`` are too few to hold back `HELD_DICE` dice."""
     if held is None:
+        held = held_back([len(d) for _, d in photos])
+    if held is None or not 0 < held < len(photos):
         raise ValueError(f"half of {len(photos)} photos hold fewer than {HELD_DICE} dice")
     fitted, checked = photos[:-held], photos[-held:]
     layers, dice = adapt_last_layer(fitted, params, partial=partial)

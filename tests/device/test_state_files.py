@@ -167,12 +167,14 @@ def test_adapting_skips_a_kept_photo_claiming_40000_squared(
     claimed_png(ring.photos()[0].image, 40_000, 40_000)
     seen: list[int] = []
 
-    def fit(photos: list[object], current: object, params: object, partial: object) -> Refit:
+    def fit(
+        photos: list[object], current: object, params: object, partial: object, held: int
+    ) -> Refit:
         seen.append(len(photos))
         return Refit(Adapted(shipped_last_layer(), None), 0, len(photos), 0, Score(), Score())
 
     monkeypatch.setattr(device.adaptation, "refit", fit)
-    monkeypatch.setattr(device.adaptation, "held_back", lambda photos: 1)
+    monkeypatch.setattr(device.adaptation, "held_back", lambda dice: 1)
     monkeypatch.setattr(device.adaptation, "MIN_PHOTOS", 1)
     monkeypatch.setattr(device.adaptation, "MIN_DICE", 1)
     device.adaptation.adapt_from_ring(ring)
