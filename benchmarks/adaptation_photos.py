@@ -30,7 +30,13 @@ from collections.abc import Sequence
 
 from benchmarks.adaptation import kept, scored, split
 from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
-from device.adaptation import MIN_DICE, MIN_PHOTOS, checked_line
+from device.adaptation import (
+    MIN_DICE,
+    MIN_PHOTOS,
+    Adaptation,
+    adapted_bytes,
+    checked_line,
+)
 from training.split import is_training, original_photo
 from vision.adapt import Photo, held_back, refit
 from vision.evaluation import Score
@@ -54,12 +60,19 @@ def scene_photos() -> dict[str, tuple[list[Photo], list[Photo]]]:
 
 
 def line(name: str, before: Score, after: Score) -> str:
-    """One line of figures, before -> after."""
+    """One line of figures, before -> after: per die right, not sure, wrong when valued (of the
+    dice given a value), six-dice throws read whole (right to the sixth power), throws exact and
+    silent misreads."""
+
+    def wrong(score: Score) -> float:
+        return 1.0 - score.value_precision
+
     return (
         f"  {name}: per die {before.recall:.3f} -> {after.recall:.3f}, not sure "
-        f"{before.unread} -> {after.unread}, throws exact {before.throw_accuracy:.3f} -> "
-        f"{after.throw_accuracy:.3f}, silent misreads {before.silent} -> {after.silent} "
-        f"of {after.images}"
+        f"{before.unread} -> {after.unread}, wrong when valued {wrong(before):.3f} -> "
+        f"{wrong(after):.3f}, six dice whole {before.recall**6:.3f} -> {after.recall**6:.3f}, "
+        f"throws exact {before.throw_accuracy:.3f} -> {after.throw_accuracy:.3f}, silent "
+        f"misreads {before.silent} -> {after.silent} of {after.images}"
     )
 
 
@@ -121,9 +134,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             layer = checked.layers
             after = scored(held, layer)
-            print(
-                line(f"after {size} throws ({checked.dice} dice, {seconds:.0f} s)", before, after)
+            size_kb = (
+                len(adapted_bytes(Adaptation(checked.layers, checked.fitted, checked.dice))) / 1000
             )
+            what = f"after {size} throws ({checked.dice} dice, {seconds:.0f} s, {size_kb:.0f} KB)"
+            print(line(what, before, after))
             sys.stdout.flush()
         if layer is None:
             continue

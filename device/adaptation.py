@@ -13,6 +13,7 @@ before the judge's was adapted) loads with the judge's network as shipped. Remov
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import subprocess
 import sys
@@ -46,6 +47,7 @@ __all__ = [
     "TableAdapter",
     "TooFewPhotos",
     "adapt_from_ring",
+    "adapted_bytes",
     "adapted_path",
     "checked_line",
     "load_last_layer",
@@ -109,12 +111,19 @@ def save_last_layer(state: Path, adaptation: Adaptation) -> Path:
     """Write ``adaptation`` to the state directory (replacing any earlier one at once)."""
     path = adapted_path(state)
     state.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, adapted_bytes(adaptation))
+    return path
+
+
+def adapted_bytes(adaptation: Adaptation) -> bytes:
+    """The content of the adapted layers' file for ``adaptation`` (`ADAPTED`)."""
     arrays: dict[str, Any] = _arrays("", adaptation.layers.reader, shipped_last_layer())
     if adaptation.layers.judge is not None:
         arrays |= _arrays("judge_", adaptation.layers.judge, shipped_last_layer(judge_network()))
     arrays |= {"photos": np.array(adaptation.photos), "dice": np.array(adaptation.dice)}
-    write_atomically(path, lambda stream: np.savez(stream, **arrays))
-    return path
+    stream = io.BytesIO()
+    np.savez(stream, **arrays)
+    return stream.getvalue()
 
 
 def _arrays(prefix: str, layer: LastLayer, shipped: LastLayer) -> dict[str, Any]:
