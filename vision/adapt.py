@@ -283,20 +283,30 @@ def adapt_last_layer(
     labelled: see `cut_crops`), each from its shipped one and held to that one's verdicts on
     ordinary dice (`rehearsal_crops`), and how many dice they were fitted to."""
     rng = np.random.default_rng(params.seed)
-    crops: list[Frame] = []
+    judge_net = judge_network()
+    nets = (None, judge_net)
+    found: tuple[list[npt.NDArray[np.float32]], ...] = ([], [])  # each network's features
     classes: list[int] = []
     dice = 0
     for whole, group in ((True, photos), (False, partial)):
-        for frame, labelled in group:  # one frame at a time: ``photos`` may read them lazily
+        # One frame at a time (``photos`` may read them lazily), its crops kept as features.
+        for frame, labelled in group:
             cut, cls = cut_crops(frame, labelled, rng, params, whole=whole)
             judged, judged_classes = judged_crops(frame, labelled, rng, params)
-            crops += cut + judged
+            for parts, net in zip(found, nets, strict=True):
+                parts.append(_features(cut + judged, net))
             classes += cls + judged_classes
             dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
     known = rehearsal_crops(params)
-    reader = fit_network(None, crops, classes, known, params)
-    judge = fit_network(
-        judge_network(), crops, classes, known, replace(params, pull=params.judge_pull)
+    reader, judge = (
+        fit_network(
+            net,
+            np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32),
+            classes,
+            _features(known, net),
+            params if net is None else replace(params, pull=params.judge_pull),
+        )
+        for parts, net in zip(found, nets, strict=True)
     )
     return Adapted(reader, judge), dice
 
@@ -318,17 +328,15 @@ def _label_of(face: Face, factor: float, dice: Sequence[LabelledDie]) -> Labelle
 
 def fit_network(
     net: cv2.dnn.Net | None,
-    crops: Sequence[Frame],
+    table: npt.NDArray[np.float32],
     classes: Sequence[int],
-    known: Sequence[Frame],
+    known_features: npt.NDArray[np.float32],
     params: AdaptParams = _DEFAULT,
 ) -> LastLayer:
     """The last layer of ``net`` (None: the reader's shipped network) fitted from its shipped
-    one to the table's ``crops`` of ``classes``, held to the shipped one's verdicts on the
-    ``known`` crops of ordinary dice."""
+    one to the ``table`` features (`_features`: of the table's crops) of ``classes``, held to the
+    shipped one's verdicts on the features of known crops of ordinary dice."""
     shipped = shipped_last_layer(net)
-    table = _features(crops, net)
-    known_features = _features(known, net)
     targets = np.zeros((len(table), CLASSES))
     targets[np.arange(len(table)), np.asarray(classes, np.int64)] = 1.0
     w0 = np.asarray(shipped.weights, np.float64)

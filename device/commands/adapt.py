@@ -14,6 +14,7 @@ the process's priority (as the table runs it while the game goes on).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -71,7 +72,8 @@ def handle(args: argparse.Namespace) -> int:
             print("nothing to undo: the reader uses the shipped classifier")
         return 0
     if args.background:
-        os.nice(BACKGROUND_NICENESS)
+        with contextlib.suppress(OSError):  # a sandbox may refuse it: adapt all the same
+            os.nice(BACKGROUND_NICENESS)
     ring = PhotoRing.in_directory(state)
     start = time.monotonic()
     try:
