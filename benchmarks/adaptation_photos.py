@@ -116,15 +116,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 break
             whole, partial = split(table[:size])
             dice = sum(len(d) for _, d in whole + partial)
-            held = held_back([len(d) for _, d in whole])
-            if size < MIN_PHOTOS or dice < MIN_DICE or held is None:
+            checked_on = held_back([len(d) for _, d in whole])
+            if size < MIN_PHOTOS or dice < MIN_DICE or checked_on is None:
                 print(
                     f"  after {size} throws: {dice} dice, {len(whole)} throws read whole, too "
                     "few to adapt (as the table)"
                 )
                 continue
             start = time.perf_counter()
-            checked = refit(whole, layer, partial=partial, held=held)
+            checked = refit(whole, layer, partial=partial, held=checked_on)
             seconds = time.perf_counter() - start
             if not checked.reads_as_well:
                 print(
