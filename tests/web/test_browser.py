@@ -513,9 +513,6 @@ def test_a_phone_is_offered_the_likeliest_value_of_a_die_not_read(
     starts at 1, and Confirm stays disabled until both are set. The table is held still (a step
     would throw its dice again): this thread applies the phone's requests and shows the view, as
     the table's step does, while the browser is driven from another."""
-    from device.web.auth import Pairing
-    from device.web.bridge import WebBridge
-    from device.web.server import start_web
     from tests.device.harness import config, open_rig
 
     rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 5, 5, 2]]))
@@ -525,32 +522,8 @@ def test_a_phone_is_offered_the_likeliest_value_of_a_die_not_read(
     shots.mkdir()
     with rig.table:
         rig.until(lambda v: "could not be read" in v.message)
-        controller = rig.table.controller
-        bridge = WebBridge(clock=lambda: rig.clock[0])
-        server = start_web(
-            bridge,
-            controller,
-            bind="127.0.0.1",
-            port=_free_port(),
-            store_path=rig.table.store.path,
-            pairing=Pairing(code="4321"),
-        )
-        url = f"http://127.0.0.1:{server.port}/"
-        with ThreadPoolExecutor(1) as phone:  # the browser in a thread, the table in this one
-            done = phone.submit(_offer_the_guess, driver=browser, url=url, shots=shots)
-            try:
-                while not done.done():
-                    bridge.drain(controller, rig.clock[0])
-                    bridge.show(controller.view())
-                    time.sleep(0.02)
-            finally:
-                server.stop()
-            done.result()
-        assert controller.state.turn.total == 300  # the corrected 1 1 5 5 2: greed keeps 1155
-    keep = os.environ.get("DICEKEEPER_SHOTS")
-    if keep:
-        for shot in shots.iterdir():
-            shutil.copy(shot, Path(keep) / f"web-{shot.name}")
+        _phone_at_a_held_table(rig, lambda url: _offer_the_guess(browser, url, shots), shots)
+        assert rig.table.controller.state.turn.total == 300  # 1 1 5 5 2: greed keeps 1155
 
 
 def _offer_the_guess(driver: Any, url: str, shots: Path) -> None:
@@ -595,9 +568,6 @@ def test_a_phone_points_at_a_die_the_reader_missed_on_the_trays_picture(
     `test_a_phone_is_offered_the_likeliest_value_of_a_die_not_read`."""
     import cv2
 
-    from device.web.auth import Pairing
-    from device.web.bridge import WebBridge
-    from device.web.server import start_web
     from tests.device.harness import SIZE, config, open_rig
     from vision.render import render_tray
 
@@ -606,36 +576,52 @@ def test_a_phone_points_at_a_die_the_reader_missed_on_the_trays_picture(
     shots.mkdir()
     with rig.table:
         rig.until(lambda v: "I see 5" in v.message)
-        controller = rig.table.controller
-        bridge = WebBridge(clock=lambda: rig.clock[0])
         picture = cv2.resize(render_tray([1, 1, 5, 2, 3, 4], seed=3).frame, SIZE)
-        bridge.on_frame(picture)
-        server = start_web(
-            bridge,
-            controller,
-            bind="127.0.0.1",
-            port=_free_port(),
-            store_path=rig.table.store.path,
-            pairing=Pairing(code="4321"),
+        _phone_at_a_held_table(
+            rig, lambda url: _point_at_the_missed_die(browser, url, shots), shots, picture
         )
-        url = f"http://127.0.0.1:{server.port}/"
-        with ThreadPoolExecutor(1) as phone:
-            done = phone.submit(_point_at_the_missed_die, driver=browser, url=url, shots=shots)
-            try:
-                while not done.done():
-                    bridge.drain(controller, rig.clock[0])
-                    bridge.show(controller.view())
-                    time.sleep(0.02)
-            finally:
-                server.stop()
-            done.result()
-        keeper = controller.photos
+        keeper = rig.table.controller.photos
         assert keeper is not None
         keeper.wait()
         (photo,) = keeper.ring.photos()
         assert photo.missed == () and [d.value for d in photo.dice] == [1, 1, 5, 2, 3, 4]
         x, y = photo.dice[-1].center
         assert abs(x - 0.8 * SIZE[0]) < 6 and abs(y - 0.5 * SIZE[1]) < 6, (x, y)
+
+
+def _phone_at_a_held_table(
+    rig: Any, phone: Callable[[str], None], shots: Path, picture: Any = None
+) -> None:
+    """Serve ``rig``'s table on the web (the camera's picture ``picture``, if any) and run
+    ``phone`` (given the page's address) in another thread while this one applies the phone's
+    requests and shows the view, as the table's step does, without stepping the table (a step
+    would throw its dice again); then keep the screenshots in $DICEKEEPER_SHOTS when set."""
+    from device.web.auth import Pairing
+    from device.web.bridge import WebBridge
+    from device.web.server import start_web
+
+    controller = rig.table.controller
+    bridge = WebBridge(clock=lambda: rig.clock[0])
+    if picture is not None:
+        bridge.on_frame(picture)
+    server = start_web(
+        bridge,
+        controller,
+        bind="127.0.0.1",
+        port=_free_port(),
+        store_path=rig.table.store.path,
+        pairing=Pairing(code="4321"),
+    )
+    with ThreadPoolExecutor(1) as browser:  # the browser in a thread, the table in this one
+        done = browser.submit(phone, f"http://127.0.0.1:{server.port}/")
+        try:
+            while not done.done():
+                bridge.drain(controller, rig.clock[0])
+                bridge.show(controller.view())
+                time.sleep(0.02)
+        finally:
+            server.stop()
+        done.result()
     keep = os.environ.get("DICEKEEPER_SHOTS")
     if keep:
         for shot in shots.iterdir():
