@@ -145,28 +145,13 @@ class _Players:
         self._fixing_refused = False
 
     @property
-    def exact(self) -> int:
-        return self.outcomes.count("exact")
-
-    @property
-    def corrected(self) -> int:
-        return self.outcomes.count("corrected")
-
-    @property
-    def refused(self) -> int:
-        return self.outcomes.count("refused")
-
-    @property
-    def wrong(self) -> int:
-        return self.outcomes.count("wrong")
-
-    @property
     def summary(self) -> str:
         """The demo's last line."""
+        count = self.outcomes.count
         return (
-            f"reader: {self.exact} of {len(self.outcomes)} throws read exactly, {self.corrected} "
-            f"corrected by the players, {self.refused} refused and thrown again, {self.wrong} "
-            "scored wrongly"
+            f"reader: {count('exact')} of {len(self.outcomes)} throws read exactly, "
+            f"{count('corrected')} corrected by the players, {count('refused')} refused and "
+            f"thrown again, {count('wrong')} scored wrongly"
         )
 
     @property
