@@ -32,7 +32,7 @@ from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_phot
 from training.split import is_training
 from vision import read
 from vision.adapt import Photo, adapt_last_layer, score_with
-from vision.classify import Adapted, last_layer
+from vision.classify import NO_DIE, Adapted, last_layer
 from vision.evaluation import LabelledDie, Score, matched, rendered_labels, score_image
 from vision.render import UNUSUAL_SCHEMES, RenderedTray, TrayStyle, render_tray
 from vision.types import Frame
@@ -70,7 +70,7 @@ def kept(photos: Iterable[Photo], count: int) -> tuple[list[Kept], str]:
         if len(table) >= count:
             break
         dice, missed, was_corrected = kept_throw(frame, list(labels))
-        if not dice:
+        if all(d.value == NO_DIE for d in dice):  # no die read on a die: nothing to keep
             nothing += 1
             continue
         corrected += was_corrected
@@ -90,14 +90,16 @@ def split(table: Sequence[Kept]) -> tuple[list[Photo], list[Photo]]:
 def kept_throw(frame: Frame, labels: list[LabelledDie]) -> tuple[list[LabelledDie], int, bool]:
     """What the table keeps of a throw whose dice are ``labels``, as `device.photos` does: the
     dice read on a labelled die, each with its true value (as the players confirm or correct
-    it; a die read where none lies is struck out), how many labelled dice the reader missed (the
-    players add them by value), and whether the players had to correct anything."""
+    it), a die read where none lies struck out (value 0: no die), how many labelled dice the
+    reader missed (the players add them by value), and whether the players had to correct
+    anything."""
     reading = read(frame)
     pairs = matched(reading, labels)
     dice = []
-    for d_index, l_index in sorted(pairs.items()):
-        box = reading.dice[d_index].box
-        dice.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, labels[l_index].value))
+    for d_index, die in enumerate(reading.dice):
+        box = die.box
+        value = labels[pairs[d_index]].value if d_index in pairs else NO_DIE
+        dice.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, value))
     missed = len(labels) - len(pairs)
     wrong = any(reading.dice[d].value != labels[i].value for d, i in pairs.items())
     return dice, missed, wrong or missed > 0 or len(pairs) < len(reading.dice)

@@ -39,6 +39,7 @@ from device.adaptation import (
 )
 from training.split import is_training, original_photo
 from vision.adapt import Photo, held_back, refit
+from vision.classify import NO_DIE
 from vision.evaluation import Score
 
 
@@ -115,8 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  only {len(table)} kept throws: no fit to {size}")
                 break
             whole, partial = split(table[:size])
-            dice = sum(len(d) for _, d in whole + partial)
-            checked_on = held_back([len(d) for _, d in whole])
+            dice = sum(die.value != NO_DIE for _, d in whole + partial for die in d)
+            checked_on = held_back([sum(die.value != NO_DIE for die in d) for _, d in whole])
             if size < MIN_PHOTOS or dice < MIN_DICE or checked_on is None:
                 print(
                     f"  after {size} throws: {dice} dice, {len(whole)} throws read whole, too "

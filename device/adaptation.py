@@ -260,7 +260,7 @@ class _Photos(Sequence[tuple[Frame, Sequence[LabelledDie]]]):
         if isinstance(index, slice):
             return _Photos(self._stored[index])
         photo = self._stored[index]
-        return read_image(photo.image), photo.dice
+        return read_image(photo.image), photo.dice + photo.struck  # struck: value 0, no die
 
 
 def _figures(score: Score) -> str:

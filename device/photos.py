@@ -6,7 +6,8 @@ wrapped (`PhotoKeeper.watching`) so that the frame a reading came from is at han
 from the camera is kept once the table moved on from it without a correction (keeps chosen,
 banked, busted and the next throw counted), and at once when corrected (again when corrected
 again): its frame and its dice (each die's box as read, its value as confirmed or corrected; a
-die struck as "not a die" is not labelled). A throw whose correction added dice the reader missed
+box struck as "not a die" is kept as such, `StoredPhoto.struck`: what the reader took for a
+die there is an example of no die). A throw whose correction added dice the reader missed
 is kept with those dice by value alone (no box: `StoredPhoto.missed`), so the dice it did see
 are examples too; where the players pointed at a missed die on the tray's picture (the web
 page), it is labelled there, with a box as wide as the dice read. Computer players' virtual
@@ -16,7 +17,8 @@ dice are drawn, not photographed, and never kept.
 ``NNNNNNNN.csv`` (``x_min,y_min,x_max,y_max,value,as_read`` per die: ``as_read`` 1 when the reader
 gave the die that value, 0 when the players corrected it or the reader was not sure; files kept
 before it was written have no such column; a die the reader missed, added by the players by its
-value, has no box: ``,,,,value,0``), at most ``max_bytes`` in all (200 MB),
+value, has no box: ``,,,,value,0``; a box struck out has value 0), at most ``max_bytes`` in all
+(200 MB),
 the oldest removed first. Photos are written by one background thread, so the game never waits
 for the disk; a write that fails (a full disk) is logged once and the game goes on. `export` writes
 the datasets' layout (``images/``, ``labels.csv``) that the benchmarks and training scripts read.
@@ -75,6 +77,8 @@ class StoredPhoto:
     as_read: tuple[bool, ...] = ()
     missed: tuple[int, ...] = ()
     """The values of the dice the reader missed (the players added them; their boxes unknown)."""
+    struck: tuple[LabelledDie, ...] = ()
+    """Boxes the players struck out as "not a die" (value 0)."""
 
     @property
     def corrected(self) -> int | None:
@@ -115,11 +119,12 @@ class PhotoRing:
         dice: Sequence[LabelledDie],
         as_read: Sequence[bool] = (),
         missed: Sequence[int] = (),
+        struck: Sequence[LabelledDie] = (),
     ) -> None:
         """Write photo ``number`` (``frame`` None: its labels alone, the image is written), with
         whether the reader gave each die its value (``as_read``: one per die, or empty: not
-        recorded) and the values of the dice it ``missed``, then remove the oldest photos until
-        the ring fits. Raises OSError (a full disk...)."""
+        recorded), the values of the dice it ``missed`` and the boxes ``struck`` out, then remove
+        the oldest photos until the ring fits. Raises OSError (a full disk...)."""
         if (as_read or missed) and len(as_read) != len(dice):
             raise ValueError(f"{len(as_read)} as_read marks for {len(dice)} dice")
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -137,6 +142,9 @@ class PhotoRing:
                 box = [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}"]
                 rows.append([*box, d.value, *mark])
             rows += [["", "", "", "", value, 0] for value in missed]
+            for d in struck:
+                box = [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}"]
+                rows.append([*box, 0, 0])
             text = "".join(",".join(map(str, row)) + "\n" for row in rows)
             write_atomically(labels, text.encode("ascii"))
         except OSError:
@@ -158,11 +166,11 @@ class PhotoRing:
         for number in self._numbers():
             image = self.folder / f"{number:08d}.jpg"
             try:
-                dice, as_read, missed = _read_labels(self.folder / f"{number:08d}.csv")
+                dice, as_read, missed, struck = _read_labels(self.folder / f"{number:08d}.csv")
             except (OSError, ValueError, KeyError):
                 continue
             if image.is_file():
-                found.append(StoredPhoto(number, image, dice, as_read, missed))
+                found.append(StoredPhoto(number, image, dice, as_read, missed, struck))
         return found
 
     def usage(self) -> tuple[int, int]:
@@ -241,24 +249,34 @@ def _size(path: Path) -> int:
 
 def _read_labels(
     path: Path,
-) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]:
-    """A labels file's dice with boxes, their as-read marks (empty: not recorded) and the values
-    of the dice without a box."""
+) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...], tuple[LabelledDie, ...]]:
+    """A labels file's dice with boxes, their as-read marks (empty: not recorded), the values
+    of the dice without a box and the boxes struck out."""
     text = read_text_bounded(path, MAX_LABELS_BYTES, "labels file")
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    boxed = [row for row in rows if row["x_min"] != ""]
+    struck = tuple(
+        LabelledDie.from_row(row) for row in rows if row["x_min"] != "" and row["value"] == "0"
+    )
+    boxed = [row for row in rows if row["x_min"] != "" and row["value"] != "0"]
     missed = tuple(int(row["value"]) for row in rows if row["x_min"] == "")
     if any(not 1 <= value <= 6 for value in missed):
         raise ValueError(f"{path}: a die without a box has no die's value")
     dice = tuple(LabelledDie.from_row(row) for row in boxed)
     if boxed and all(row.get(_AS_READ) in ("0", "1") for row in boxed):
-        return dice, tuple(row[_AS_READ] == "1" for row in boxed), missed
-    return dice, (), missed
+        return dice, tuple(row[_AS_READ] == "1" for row in boxed), missed, struck
+    return dice, (), missed, struck
 
 
-_Job = tuple[int, "Frame | None", tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]
-"""A photo for the writer: its number, frame (None: labels alone), dice, their marks and the
-values of the dice missed."""
+_Job = tuple[
+    int,
+    "Frame | None",
+    tuple[LabelledDie, ...],
+    tuple[bool, ...],
+    tuple[int, ...],
+    tuple[LabelledDie, ...],
+]
+"""A photo for the writer: its number, frame (None: labels alone), dice, their marks, the
+values of the dice missed and the boxes struck out."""
 
 
 @dataclass
@@ -369,7 +387,7 @@ class PhotoKeeper:
             self._write(pending)
 
     def _write(self, pending: _Pending) -> None:
-        dice, as_read, missed = _labels(
+        dice, as_read, missed, struck = _labels(
             pending.reading, pending.values, pending.points, pending.frame
         )
         first = pending.number is None
@@ -380,7 +398,7 @@ class PhotoKeeper:
             self.kept += 1
         assert pending.number is not None
         pending.written = (*pending.values, *pending.points)
-        job = (pending.number, pending.frame if first else None, dice, as_read, missed)
+        job = (pending.number, pending.frame if first else None, dice, as_read, missed, struck)
         if not self._background:
             self._run(job)
             return
@@ -403,9 +421,9 @@ class PhotoKeeper:
                 self._queue.task_done()
 
     def _run(self, job: _Job) -> None:
-        number, frame, dice, as_read, missed = job
+        number, frame, dice, as_read, missed, struck = job
         try:
-            self.ring.write(number, frame, dice, as_read, missed)
+            self.ring.write(number, frame, dice, as_read, missed, struck)
         except OSError as exc:
             if not self._failed:
                 self._failed = True
@@ -426,18 +444,21 @@ def _labels(
     values: Sequence[int | None],
     points: Sequence[Point | None],
     frame: Frame,
-) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...]]:
-    """The dice of ``reading`` labelled with the first of ``values`` (unknown and "not a die"
-    left out) and for each whether the reader gave it that value; the values after those are
-    dice the reader missed, added by the players: labelled where ``points`` (by die) point at
-    them (a box as wide as the dice read), else returned by value alone."""
+) -> tuple[tuple[LabelledDie, ...], tuple[bool, ...], tuple[int, ...], tuple[LabelledDie, ...]]:
+    """The dice of ``reading`` labelled with the first of ``values`` (unknown ones left out) and
+    for each whether the reader gave it that value; the values after those are dice the reader
+    missed, added by the players: labelled where ``points`` (by die) point at them (a box as
+    wide as the dice read), else returned by value alone; last, the boxes struck out."""
     seen = len(reading.dice)
     out = []
     as_read = []
+    struck = []
     for die, value in zip(reading.dice, values[:seen], strict=True):
+        box = die.box
+        if value == NOT_A_DIE:
+            struck.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, NOT_A_DIE))
         if value is None or value == NOT_A_DIE:
             continue
-        box = die.box
         out.append(LabelledDie(box.x, box.y, box.x + box.w, box.y + box.h, int(value)))
         as_read.append(die.value == value)
     height, width = frame.shape[:2]
@@ -455,4 +476,4 @@ def _labels(
         x, y = point[0] * width, point[1] * height
         out.append(LabelledDie(x - half, y - half, x + half, y + half, int(value)))
         as_read.append(False)
-    return tuple(out), tuple(as_read), tuple(missed)
+    return tuple(out), tuple(as_read), tuple(missed), tuple(struck)

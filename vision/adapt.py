@@ -133,12 +133,14 @@ def cut_crops(
     *,
     whole: bool = True,
 ) -> tuple[list[Frame], list[int]]:
-    """The training crops of one labelled photo and their classes (0: no die, 1-6). A photo
-    not ``whole`` (dice lie there whose boxes are not known: the reader missed them) gives crops
-    of its labelled dice alone: none of "no die", which might lie on a missed one."""
+    """The training crops of one labelled photo and their classes (0: no die, 1-6). A label of
+    value `NO_DIE` is a box the players struck out (the reader took something there for a die):
+    crops of "no die" there. A photo not ``whole`` (dice lie there whose boxes are not known: the
+    reader missed them) gives no other crops of "no die", which might lie on a missed one."""
     labelled = [d for d in dice if d.value is not None and 1 <= d.value <= 6]
     if not labelled:
         return [], []
+    struck = [d for d in dice if d.value == NO_DIE]
     pyramid = pyramid_of(frame)
     width = die_width(frame, pyramid, labelled)
     crops: list[Frame] = []
@@ -153,6 +155,15 @@ def cut_crops(
             centre = (x + reach * width * math.cos(theta), y + reach * width * math.sin(theta))
             crops.append(die_crop(pyramid, centre, size, float(rng.uniform(0, 360))))
             classes.append(int(die.value) if on and die.value is not None else NO_DIE)
+    for box in struck:  # where the reader was fooled, turned and a little off-centre
+        for _ in range(params.on_die):
+            reach = _CENTRED * math.sqrt(rng.random())
+            theta = float(rng.uniform(0, 2 * math.pi))
+            size = width * math.exp(float(rng.uniform(-params.scale, params.scale)))
+            x, y = box.center
+            centre = (x + reach * width * math.cos(theta), y + reach * width * math.sin(theta))
+            crops.append(die_crop(pyramid, centre, size, float(rng.uniform(0, 360))))
+            classes.append(NO_DIE)
     height, wide = frame.shape[:2]
     made = tries = 0
     background = params.background if whole else 0
@@ -171,8 +182,9 @@ def cut_crops(
 def judged_crops(
     frame: Frame, dice: Sequence[LabelledDie], rng: np.random.Generator, params: AdaptParams
 ) -> tuple[list[Frame], list[int]]:
-    """Crops where the judge looks at the labelled dice of one photo, and their values: each
-    candidate the reader finds on a labelled die (its pip faces and the detector's proposals,
+    """Crops where the judge looks at the labelled dice of one photo, and their classes: each
+    candidate the reader finds on a labelled die or a box struck out (`NO_DIE`: "no die" there;
+    its pip faces and the detector's proposals,
     `vision.reader.candidates_of`), placed as the judge's network places it, cut at its width
     ``params.at_candidate`` times (as the judge looks, `vision.judge.LOOKS`, then turned at
     random, every other one mirrored). A die the pip stages cannot read (an emblem) is found by
@@ -186,7 +198,7 @@ def judged_crops(
     classes: list[int] = []
     for candidate in placed:
         label = _label_of(candidate.face, factor, dice)
-        if label is None or label.value is None or not 1 <= label.value <= 6:
+        if label is None or label.value is None or not NO_DIE <= label.value <= 6:
             continue
         face = candidate.face
         for k in range(params.at_candidate):
@@ -393,11 +405,13 @@ def score_with(
     layers: Adapted | None,
     reader: Callable[[Frame], Reading] = read,
 ) -> Score:
-    """How ``reader`` reads ``photos`` with the last ``layers`` (None: the shipped ones)."""
+    """How ``reader`` reads ``photos`` with the last ``layers`` (None: the shipped ones); boxes
+    struck out (`NO_DIE`) are no dice."""
     total = Score()
     with last_layer(layers):
         for frame, labelled in photos:
-            total += score_image(reader(frame), labelled)
+            dice = [d for d in labelled if d.value != NO_DIE]
+            total += score_image(reader(frame), dice)
     return total
 
 
@@ -427,7 +441,7 @@ def refit(
     and with the refit; and to the ``partial`` photos (`adapt_last_layer`), never held back.
     ValueError when ``photos`` are too few to hold back `HELD_DICE` dice."""
     if held is None:
-        held = held_back([len(d) for _, d in photos])
+        held = held_back([sum(d.value != NO_DIE for d in dice) for _, dice in photos])
     if held is None or not 0 < held < len(photos):
         raise ValueError(f"half of {len(photos)} photos hold fewer than {HELD_DICE} dice")
     fitted, checked = photos[:-held], photos[-held:]

@@ -97,7 +97,7 @@ def test_a_bust_is_kept_when_the_next_throw_counts(tmp_path: Path) -> None:
         assert kept(rig) == [(2, 2, 3, 4, 6)]
 
 
-def test_a_die_struck_as_not_a_die_is_not_labelled(tmp_path: Path) -> None:
+def test_a_die_struck_as_not_a_die_is_kept_as_no_die(tmp_path: Path) -> None:
     rig = open_rig(config(tmp_path, rules="greed", script=[[1, 1, 1, 5, 2, 3]]))
     with rig.table:
         rig.until(lambda v: "I see 6" in v.message)
@@ -108,6 +108,8 @@ def test_a_die_struck_as_not_a_die_is_not_labelled(tmp_path: Path) -> None:
         (photo,) = keeper.ring.photos()
         assert [d.value for d in photo.dice] == [1, 1, 1, 5, 2]
         assert [d.x_min for d in photo.dice] == [0, 40, 80, 120, 160]  # the sixth box left out
+        assert photo.struck == (LabelledDie(200, 30, 240, 70, 0),)  # ... kept as no die
+        assert photo.corrected == 0  # the five dice as read
 
 
 def test_a_die_added_for_one_the_reader_missed_is_kept_by_its_value(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from vision.adapt import (
     adapt_last_layer,
     cut_crops,
     judged_crops,
+    score_with,
     wrong_values,
 )
 from vision.classify import (
@@ -31,7 +32,7 @@ from vision.classify import (
     shipped_last_layer,
 )
 from vision.crops import die_crop, pyramid_of
-from vision.evaluation import Score, rendered_labels, score_image
+from vision.evaluation import LabelledDie, Score, rendered_labels, score_image
 from vision.judge import judge_classifier, judge_network
 from vision.render import TrayStyle, render_tray
 from vision.types import Frame
@@ -193,6 +194,18 @@ def test_a_refit_is_used_only_when_it_reads_the_held_back_photos_as_well(
     assert not replace(as_well, after=more_wrong).reads_as_well
     silent = replace(surer, silent=1)
     assert not replace(as_well, after=silent).reads_as_well
+
+
+def test_a_box_struck_out_gives_crops_of_no_die_and_is_no_die_when_scored() -> None:
+    tray = render_tray([3, 5], seed=7)
+    dice = rendered_labels(tray.dice)
+    struck = LabelledDie(10, 10, 40, 40, NO_DIE)  # where the reader was fooled
+    _, plain = cut_crops(tray.frame, dice, np.random.default_rng(0), FAST, whole=False)
+    _, classes = cut_crops(tray.frame, [*dice, struck], np.random.default_rng(0), FAST, whole=False)
+    assert NO_DIE not in plain and classes.count(NO_DIE) == FAST.on_die
+    assert score_with([(tray.frame, [*dice, struck])], None) == score_with(
+        [(tray.frame, dice)], None
+    )
 
 
 def test_a_photo_with_dice_missed_gives_no_crops_of_no_die() -> None:
