@@ -138,13 +138,9 @@ class PhotoRing:
                 write_atomically(image, encoded.tobytes())
             marks: list[list[object]] = [[int(m)] for m in as_read] if as_read else [[]] * len(dice)
             rows: list[list[object]] = [[*_HEADER, *([_AS_READ] if as_read else [])]]
-            for d, mark in zip(dice, marks, strict=True):
-                box = [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}"]
-                rows.append([*box, d.value, *mark])
+            rows += [[*_box(d), d.value, *mark] for d, mark in zip(dice, marks, strict=True)]
             rows += [["", "", "", "", value, 0] for value in missed]
-            for d in struck:
-                box = [f"{d.x_min:.1f}", f"{d.y_min:.1f}", f"{d.x_max:.1f}", f"{d.y_max:.1f}"]
-                rows.append([*box, 0, 0])
+            rows += [[*_box(d), 0, 0] for d in struck]
             text = "".join(",".join(map(str, row)) + "\n" for row in rows)
             write_atomically(labels, text.encode("ascii"))
         except OSError:
@@ -238,6 +234,11 @@ class PhotoRing:
             for path in (base.with_suffix(".csv"), base.with_suffix(".jpg")):
                 path.unlink(missing_ok=True)
             total -= self._sizes.pop(number)
+
+
+def _box(die: LabelledDie) -> list[object]:
+    """A labels row's box cells."""
+    return [f"{die.x_min:.1f}", f"{die.y_min:.1f}", f"{die.x_max:.1f}", f"{die.y_max:.1f}"]
 
 
 def _size(path: Path) -> int:

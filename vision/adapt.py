@@ -145,9 +145,10 @@ def cut_crops(
     width = die_width(frame, pyramid, labelled)
     crops: list[Frame] = []
     classes: list[int] = []
-    for die in labelled:
+    for die in [*labelled, *struck]:  # a box struck out: where the reader was fooled
         x, y = die.center
-        for k in range(params.on_die + (params.beside if whole else 0)):
+        beside = params.beside if whole and die.value != NO_DIE else 0
+        for k in range(params.on_die + beside):
             on = k < params.on_die
             reach = _CENTRED * math.sqrt(rng.random()) if on else float(rng.uniform(*_BESIDE))
             theta = float(rng.uniform(0, 2 * math.pi))
@@ -155,15 +156,6 @@ def cut_crops(
             centre = (x + reach * width * math.cos(theta), y + reach * width * math.sin(theta))
             crops.append(die_crop(pyramid, centre, size, float(rng.uniform(0, 360))))
             classes.append(int(die.value) if on and die.value is not None else NO_DIE)
-    for box in struck:  # where the reader was fooled, turned and a little off-centre
-        for _ in range(params.on_die):
-            reach = _CENTRED * math.sqrt(rng.random())
-            theta = float(rng.uniform(0, 2 * math.pi))
-            size = width * math.exp(float(rng.uniform(-params.scale, params.scale)))
-            x, y = box.center
-            centre = (x + reach * width * math.cos(theta), y + reach * width * math.sin(theta))
-            crops.append(die_crop(pyramid, centre, size, float(rng.uniform(0, 360))))
-            classes.append(NO_DIE)
     height, wide = frame.shape[:2]
     made = tries = 0
     background = params.background if whole else 0
