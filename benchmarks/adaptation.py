@@ -28,8 +28,8 @@ import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 
-from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos
-from training.split import is_training
+from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
+from training.split import is_training, original_photo
 from vision import read
 from vision.adapt import Photo, adapt_last_layer, score_with
 from vision.classify import NO_DIE, Adapted, last_layer
@@ -80,6 +80,23 @@ def kept(photos: Iterable[Photo], count: int) -> tuple[list[Kept], str]:
         f"{len(table)} kept ({corrected} corrected, {partial} with dice the reader missed added "
         f"by value), {nothing} with no die read"
     )
+
+
+def scene_photos() -> dict[str, tuple[list[Photo], list[Photo]]]:
+    """Each scene's training photos (one copy of each original) and held-out photos (every
+    copy), in name order."""
+    scenes: dict[str, tuple[list[Photo], list[Photo]]] = {}
+    for folder in labelled_folders():
+        seen: set[str] = set()
+        for image, photo, dice in labelled_photos(folder):
+            name = f"{folder.name}/{image}"
+            training, held = scenes.setdefault(scene_of(folder.name, image), ([], []))
+            if not is_training(name):
+                held.append((photo, dice))
+            elif original_photo(name) not in seen:
+                seen.add(original_photo(name))
+                training.append((photo, dice))
+    return scenes
 
 
 def split(table: Sequence[Kept]) -> tuple[list[Photo], list[Photo]]:

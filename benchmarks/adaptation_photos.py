@@ -28,8 +28,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from benchmarks.adaptation import kept, scored, split
-from benchmarks.vision_accuracy import DATASETS, labelled_folders, labelled_photos, scene_of
+from benchmarks.adaptation import kept, scene_photos, scored, split
+from benchmarks.vision_accuracy import DATASETS
 from device.adaptation import (
     MIN_DICE,
     MIN_PHOTOS,
@@ -37,27 +37,9 @@ from device.adaptation import (
     adapted_bytes,
     checked_line,
 )
-from training.split import is_training, original_photo
-from vision.adapt import Photo, held_back, refit
+from vision.adapt import held_back, refit
 from vision.classify import NO_DIE
 from vision.evaluation import Score
-
-
-def scene_photos() -> dict[str, tuple[list[Photo], list[Photo]]]:
-    """Each scene's training photos (one copy of each original) and held-out photos (every
-    copy), in name order."""
-    scenes: dict[str, tuple[list[Photo], list[Photo]]] = {}
-    for folder in labelled_folders():
-        seen: set[str] = set()
-        for image, photo, dice in labelled_photos(folder):
-            name = f"{folder.name}/{image}"
-            training, held = scenes.setdefault(scene_of(folder.name, image), ([], []))
-            if not is_training(name):
-                held.append((photo, dice))
-            elif original_photo(name) not in seen:
-                seen.add(original_photo(name))
-                training.append((photo, dice))
-    return scenes
 
 
 def line(name: str, before: Score, after: Score) -> str:

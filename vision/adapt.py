@@ -81,12 +81,12 @@ _ON_LABEL = 0.4
 least this share of the label's width wide (as `training/fit_judge.py` labels candidates)."""
 _READER = ReaderParams()
 _REHEARSAL_SEEDS = 31_000
+"""The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
 HOLD_BACK = 0.25
 """The share of a table's photos, its newest, that a refit is checked on and not fitted to."""
 HELD_DICE = 24
 """The dice a refit is checked on at least: more of the newest photos are held back until they
 hold this many (up to half of them; a table whose half holds fewer cannot be refitted yet)."""
-"""The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +172,12 @@ def cut_crops(
 
 
 def judged_crops(
-    frame: Frame, dice: Sequence[LabelledDie], rng: np.random.Generator, params: AdaptParams
+    frame: Frame,
+    dice: Sequence[LabelledDie],
+    rng: np.random.Generator,
+    params: AdaptParams,
+    *,
+    unlabelled: bool = False,
 ) -> tuple[list[Frame], list[int]]:
     """Crops where the judge looks at the labelled dice of one photo, and their classes: each
     candidate the reader finds on a labelled die or a box struck out (`NO_DIE`: "no die" there;
@@ -181,7 +186,10 @@ def judged_crops(
     ``params.at_candidate`` times (as the judge looks, `vision.judge.LOOKS`, then turned at
     random, every other one mirrored). A die the pip stages cannot read (an emblem) is found by
     the detector alone, off its centre or at another width than the labels tell; the judge must
-    know it there too."""
+    know it there too. With ``unlabelled`` (a photo whose every die is labelled), a candidate
+    on no labelled die is cut too, as "no die". The table's refit leaves those out: with them,
+    epanemu-ctu's refit passed its check and then left more of its held-out dice "not sure"
+    (training/README.md); a refit of more than the last layer needs them (`refit_depth`)."""
     with last_layer(None):
         working, factor = working_copy(check_frame(frame))
         pyramid = pyramid_of(working)
@@ -190,13 +198,17 @@ def judged_crops(
     classes: list[int] = []
     for candidate in placed:
         label = _label_of(candidate.face, factor, dice)
-        if label is None or label.value is None or not NO_DIE <= label.value <= 6:
+        if label is None and unlabelled:
+            value = NO_DIE
+        elif label is None or label.value is None or not NO_DIE <= label.value <= 6:
             continue
+        else:
+            value = int(label.value)
         face = candidate.face
         for k in range(params.at_candidate):
             look = LOOKS[k] if k < len(LOOKS) else (float(rng.uniform(0, 360)), bool(k % 2))
             crops.append(look_crop(pyramid, (face.x, face.y), face.width, look))
-            classes.append(int(label.value))
+            classes.append(value)
     return crops, classes
 
 

@@ -130,8 +130,14 @@ def test_judged_crops_are_cut_where_the_judge_looks_at_labelled_dice() -> None:
     assert len(crops) == len(classes) and len(crops) % 3 == 0 and len(crops) >= 9
     assert sorted(set(classes)) == [3, 6]  # every die, the emblem sixes too, under its value
     assert all(crop.shape == crops[0].shape for crop in crops)
-    none, _ = judged_crops(tray.frame, labels[:1], np.random.default_rng(0), params)
-    assert 0 < len(none) < len(crops)  # only the candidates on the dice labelled
+    first, first_classes = judged_crops(tray.frame, labels[:1], np.random.default_rng(0), params)
+    assert 0 < len(first) < len(crops)  # only the candidates on the dice labelled
+    assert set(first_classes) == {labels[0].value}
+    every, every_classes = judged_crops(
+        tray.frame, labels[:1], np.random.default_rng(0), params, unlabelled=True
+    )
+    assert len(every) == len(crops)  # the candidates on the other dice too, as no die
+    assert every_classes.count(NO_DIE) == len(crops) - len(first)
 
 
 def test_the_dice_it_knew_are_still_read(adapted: Adapted) -> None:
