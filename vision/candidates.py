@@ -20,7 +20,13 @@ LEAST_STRENGTH = 0.1
 ON_FACE = 0.4
 """A pip candidate within this many of a candidate's widths of its centre lies on it."""
 SAME_DIE = 0.5
-"""A proposal closer to a face than this many of the wider's widths is on that face's die."""
+"""A proposal closer to a face than this many of the wider's widths is on that face's die, the
+face's width counted up to `FACE_AT_MOST` of the proposal's."""
+FACE_AT_MOST = 2.0
+"""The detector measures a die edge to edge, and a face's pip grid spans 0.5-0.75 of its die, so
+a face over this many times as wide as a proposal is not that die's: two pips of dice far apart
+taken for a two make a face as wide as the gap between them, which took in the proposals of the
+dice around it (a tray of small marbled dice lost a die in ten so)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +72,7 @@ def candidates(
             (distance, i)
             for i, c in enumerate(found)
             if (distance := math.hypot(c.face.x - proposal.x, c.face.y - proposal.y))
-            < SAME_DIE * max(c.face.width, proposal.width)
+            < SAME_DIE * max(proposal.width, min(c.face.width, FACE_AT_MOST * proposal.width))
         ]
         if not near:
             found.append(

@@ -53,6 +53,17 @@ def test_a_proposal_on_no_face_is_a_candidate_without_pips_and_weak_ones_are_non
     assert not found[1].has_pips and not found[1].is_quick
 
 
+def test_a_face_as_wide_as_the_gap_between_two_dice_does_not_take_in_their_proposals() -> None:
+    # Two pips of dice 100 px apart taken for a two: a face 160 px wide between them. The dice
+    # are the detector's (22 px wide, edge to edge); a proposal is on a face within half its
+    # own width, not half the face's.
+    wide = pip_face(100.0, value=2, width=160.0)
+    left, right = Proposal(50.0, 50.0, 22.0, 0.5), Proposal(150.0, 50.0, 22.0, 0.5)
+    found = candidates([wide], [left, right], SPACING)
+    assert [(c.face.x, c.strength) for c in found] == [(100.0, 0.0), (50.0, 0.5), (150.0, 0.5)]
+    assert found[0].face == wide  # not narrowed to a proposal's width
+
+
 def test_no_faces_and_no_proposals_are_no_candidates() -> None:
     assert candidates([], [], SPACING) == []
 
