@@ -189,7 +189,8 @@ def judged_crops(
     know it there too. With ``unlabelled`` (a photo whose every die is labelled), a candidate
     on no labelled die is cut too, as "no die". The table's refit leaves those out: with them,
     epanemu-ctu's refit passed its check and then left more of its held-out dice "not sure"
-    (training/README.md); a refit of more than the last layer needs them (`refit_depth`)."""
+    (training/README.md); a refit of more than the last layer needs them
+    (training/refit_depth.py)."""
     with last_layer(None):
         working, factor = working_copy(check_frame(frame))
         pyramid = pyramid_of(working)

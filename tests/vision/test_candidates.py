@@ -55,8 +55,8 @@ def test_a_proposal_on_no_face_is_a_candidate_without_pips_and_weak_ones_are_non
 
 def test_a_face_as_wide_as_the_gap_between_two_dice_does_not_take_in_their_proposals() -> None:
     # Two pips of dice 100 px apart taken for a two: a face 160 px wide between them. The dice
-    # are the detector's (22 px wide, edge to edge); a proposal is on a face within half its
-    # own width, not half the face's.
+    # are the detector's (22 px wide, edge to edge); the face's width counts for at most twice
+    # a proposal's, so a proposal is on it within 22 px, not 80.
     wide = pip_face(100.0, value=2, width=160.0)
     left, right = Proposal(50.0, 50.0, 22.0, 0.5), Proposal(150.0, 50.0, 22.0, 0.5)
     found = candidates([wide], [left, right], SPACING)
