@@ -37,7 +37,7 @@ from torch import nn
 
 import vision.judge
 from benchmarks.adaptation import scene_photos
-from training.train_dice_cnn import CLASSES, DiceNet, export, load_exported, normalise
+from training.train_dice_cnn import CLASSES, DiceNet, export, load_exported
 from vision.adapt import (
     AdaptParams,
     Photo,
@@ -48,6 +48,7 @@ from vision.adapt import (
     score_with,
     wrong_values,
 )
+from vision.crops import to_blob
 from vision.evaluation import Score
 from vision.network import read_onnx
 from vision.types import Frame
@@ -73,8 +74,7 @@ def table_crops(photos: Sequence[Photo], params: AdaptParams) -> tuple[list[Fram
 
 
 def _blob(crops: Sequence[Frame]) -> torch.Tensor:
-    batch = torch.from_numpy(np.stack(crops)).float().permute(0, 3, 1, 2).contiguous()
-    return normalise(batch)
+    return torch.from_numpy(to_blob(crops))
 
 
 def fitted(
