@@ -2,7 +2,9 @@
 throws): per dataset, and per kind of scene where a folder mixes several, for all its photos and
 for those held out from training (by original photo): dice recall, dice precision, throws read
 exactly, silent misreads (throws read with the right count, every die valued, a value wrong: the
-table would score them wrongly) and the dice reported as seen but not read (None).
+table would score them wrongly) and the dice reported as seen but not read (None). A folder of
+crops of one die each (chase-casino-crops) is read crop by crop, each set in a frame of a plain
+cloth of its own border's colour (`framed`).
 
 Usage: .venv/bin/python benchmarks/vision_accuracy.py [--dataset NAME] [--synthetic N]
            [--in-a-row N] [--failures] [--scale F] [--no-fast-path] [--expect]
@@ -56,7 +58,10 @@ ERRATA = Path(__file__).resolve().parent / "label_errata.csv"
 of an image, the value it was labelled with, the value it shows, and what is seen. Found where the
 reader read another value with confidence; the labels are corrected as they are loaded."""
 CROP_FOLDERS = frozenset({"chase-casino-crops"})
-"""Dataset folders of crops of one die each (for the value classifier), not frames to read."""
+"""Dataset folders of crops of one die each, the box the whole crop: each is read as a frame of
+one die (`framed`)."""
+CROP_MARGIN = 1.0
+"""A crop of one die is set in a frame this many of its sides wider on every side (`framed`)."""
 _ROW_SEEDS = 100_000
 """The seeds of the throws in a row (``--in-a-row``): apart from the other synthetic throws'."""
 
@@ -93,13 +98,16 @@ def errata(folder: str) -> list[dict[str, str]]:
         return [row for row in csv.DictReader(handle) if row["folder"] == folder]
 
 
-def labelled_folders() -> list[Path]:
-    """The dataset folders of whole photos that hold a ``labels.csv``, in name order (none when
-    `DATASETS` is missing): folders of crops (`CROP_FOLDERS`) are left out."""
+def labelled_folders(*, crops: bool = False) -> list[Path]:
+    """The dataset folders that hold a ``labels.csv``, in name order (none when `DATASETS` is
+    missing): the folders of whole photos, and with ``crops`` the folders of crops of one die
+    each (`CROP_FOLDERS`) too."""
     if not DATASETS.is_dir():
         return []
     return sorted(
-        p for p in DATASETS.iterdir() if (p / "labels.csv").is_file() and p.name not in CROP_FOLDERS
+        p
+        for p in DATASETS.iterdir()
+        if (p / "labels.csv").is_file() and (crops or p.name not in CROP_FOLDERS)
     )
 
 
@@ -115,13 +123,39 @@ def set_names(folder: str, image: str) -> list[str]:
 def labelled_photos(folder: Path) -> Iterator[tuple[str, Frame, list[LabelledDie]]]:
     """Each labelled image of a dataset folder, in name order: its path relative to the folder,
     the image and its labelled dice; an image that cannot be read is skipped, with a message.
+    A crop of a folder of crops (`CROP_FOLDERS`) comes set in a frame (`framed`).
     The benchmark reads them, and the training scripts cut their crops and trays from them."""
+    crops = folder.name in CROP_FOLDERS
     for image, dice in sorted(load_labels(folder).items()):
         loaded = cv2.imread(str(folder / image))
         if loaded is None:
             print(f"  cannot read {image!r}, skipped", file=sys.stderr)
             continue
-        yield image, np.asarray(loaded, dtype=np.uint8), dice
+        frame = np.asarray(loaded, dtype=np.uint8)
+        yield (image, *framed(frame, dice)) if crops else (image, frame, dice)
+
+
+def framed(crop: Frame, dice: list[LabelledDie]) -> tuple[Frame, list[LabelledDie]]:
+    """A crop of one die set in the middle of a frame of its border's median colour, wider by
+    `CROP_MARGIN` of the crop's longer side on every side, and its labels moved with it: a die
+    alone on a plain cloth, as a frame the reader reads whole."""
+    margin = round(CROP_MARGIN * max(crop.shape[:2]))
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    colour = [float(c) for c in np.median(border, axis=0)]
+    frame = cv2.copyMakeBorder(
+        crop, margin, margin, margin, margin, cv2.BORDER_CONSTANT, value=colour
+    )
+    moved = [
+        replace(
+            die,
+            x_min=die.x_min + margin,
+            y_min=die.y_min + margin,
+            x_max=die.x_max + margin,
+            y_max=die.y_max + margin,
+        )
+        for die in dice
+    ]
+    return np.asarray(frame, dtype=np.uint8), moved
 
 
 def scene_of(folder: str, image: str) -> str:
@@ -297,7 +331,7 @@ def main() -> int:
     if not DATASETS.is_dir():
         print(f"skipped real photos: {DATASETS} is missing")
     else:
-        for folder in labelled_folders():
+        for folder in labelled_folders(crops=True):
             if args.dataset and folder.name != args.dataset:
                 continue
             told: dict[str, tuple[Score, Score]] | None = {} if args.expect else None

@@ -1,8 +1,9 @@
 """Cut classifier crops where the multi-scale detector (`vision.detect.detect_scales`) proposes
 dice, for the judge's network (`vision/judge_cnn.onnx`, training/README.md).
 
-In the training part of every labelled photo folder (each photo at the factors of ``--scales``:
-as it is and shrunk to 0.6) and in rendered trays, every proposal at least 0.15 strong is cut:
+In the training part of every labelled folder (each photo at the factors of ``--scales``: as it
+is and shrunk to 0.6; a folder of crops' crops each set in a frame, `benchmarks.vision_accuracy.
+framed`) and in rendered trays, every proposal at least 0.15 strong is cut:
 
 - a proposal within 0.4 of its width of a labelled die is that die's: four crops turned by about a
   quarter each (±20°), at its width ±10 %, half of them mirrored, each of the die's class when the
@@ -77,6 +78,7 @@ SCENES = (
     "rune55-trainval oblique white tables",
     "rune55-trainval board game",
     "epanemu-ctu",
+    "chase-casino-crops",
 )
 """The kinds of scene of the labelled photos (`benchmarks.vision_accuracy.scene_of`), in the
 order of the crops' ``source`` numbers (from 1; a scene not listed is numbered after them)."""
@@ -269,7 +271,7 @@ def main() -> int:
     sink = Sink()
     doubt = judge_classifier if args.doubt else None
     scales = (1.0,) if args.held_out else args.scales
-    for folder in [] if args.no_photos else labelled_folders():
+    for folder in [] if args.no_photos else labelled_folders(crops=True):
         photos = 0
         for image, photo, labels in labelled_photos(folder):
             name = f"{folder.name}/{image}"
