@@ -3,6 +3,7 @@ tests never assert timings or accuracy targets)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,15 @@ def test_the_render_gallery_refuses_no_frames_to_time(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "--speed-frames must be at least 1, not 0" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_memory_benchmark_measures_a_table_that_plays() -> None:
+    out = _run("run_memory.py", "--seconds", "20", "--adapt-every", "0")
+    assert re.search(r"\): [1-9]\d* throws, 0 refits, exit status 0\n", out), out
+    assert re.search(r"table's process: \d+ MB after 5 s, peak \d+ MB \(bar 400 MB\)", out), out
+
+
+def test_the_memory_benchmark_refuses_no_time_to_play() -> None:
+    done = _launch("run_memory.py", "--seconds", "0")
+    assert done.returncode == 2
+    assert "--seconds must be more than 0, not 0" in done.stderr
