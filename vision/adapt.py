@@ -287,11 +287,6 @@ def rehearsal_crops(params: AdaptParams) -> list[Frame]:
     return crops
 
 
-def _features(crops: Sequence[Frame], net: cv2.dnn.Net | None) -> npt.NDArray[np.float32]:
-    parts = [features(crops[i : i + 256], net) for i in range(0, len(crops), 256)]
-    return np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32)
-
-
 def adapt_last_layer(
     photos: Sequence[Photo], params: AdaptParams = _DEFAULT, *, partial: Sequence[Photo] = ()
 ) -> tuple[Adapted, int]:
@@ -311,7 +306,7 @@ def adapt_last_layer(
             cut, cls = cut_crops(frame, labelled, rng, params, whole=whole)
             judged, judged_classes = judged_crops(frame, labelled, rng, params)
             for parts, net in zip(found, nets, strict=True):
-                parts.append(_features(cut + judged, net))
+                parts.append(features(cut + judged, net))
             classes += cls + judged_classes
             dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
     known = rehearsal_crops(params)
@@ -320,7 +315,7 @@ def adapt_last_layer(
             net,
             np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32),
             classes,
-            _features(known, net),
+            features(known, net),
             params if net is None else replace(params, pull=params.judge_pull),
         )
         for parts, net in zip(found, nets, strict=True)

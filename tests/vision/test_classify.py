@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from vision import classify as classify_module
-from vision.classify import NO_DIE, classify, classify_with
+from vision.classify import NO_DIE, classify, classify_with, feature_count, features
 from vision.crops import die_crop, pyramid_of
 from vision.errors import ReaderUnavailable
 from vision.network import read_onnx
@@ -142,3 +142,19 @@ def test_a_network_passed_in_reads_as_the_shipped_one_does_when_it_is_the_same()
 
 def _shipped_path() -> str:
     return str(resources.files("vision").joinpath(classify_module.MODEL))
+
+
+def test_crops_beyond_a_batch_are_read_in_batches_each_as_it_is_alone() -> None:
+    tray = render_tray([1, 2, 3, 4, 5, 6], seed=23)
+    pyramid = pyramid_of(tray.frame)
+    angles = range(0, 360, 12)
+    crops = [die_crop(pyramid, d.center, d.size_px, a) for d in tray.dice for a in angles]
+    assert len(crops) > 2 * classify_module.BATCH
+    network = read_onnx(_shipped_path())
+    together = classify_with(network, crops)
+    alone = [classify_with(network, [crop])[0] for crop in crops]
+    for mine, theirs in zip(together, alone, strict=True):
+        assert np.allclose(mine.probabilities, theirs.probabilities, atol=1e-5)
+    found = features(crops, network)
+    assert found.shape == (len(crops), feature_count(network))
+    assert np.allclose(found[-1], features(crops[-1:], network)[0], atol=1e-5)
