@@ -4,7 +4,10 @@ judge does on the held-out part beside the reader without it.
 
 Usage: .venv/bin/python training/fit_judge.py [--out vision/judge.json] [--silent 0.01]
            [--network vision/judge_cnn.onnx] [--synthetic 1000] [--evidence F.pkl] [--expect]
+           [--fit-without FOLDER ...]
 
+``--fit-without FOLDER`` reads and scores that folder's photos but fits nothing to them, nor
+chooses the threshold on them: the judge meets them as it meets a table it never saw.
 ``--expect`` reads and decides every photo told its labelled number of dice (as the table would
 tell the reader), and chooses the value threshold so.
 
@@ -274,6 +277,11 @@ def fitted(photos: Sequence[Photo]) -> tuple[Logistic, Logistic]:
     return die, fit(rows["value_x"], rows["value_y"], rows["value_w"])
 
 
+def fitted_without(photos: Sequence[Photo], folders: Sequence[str]) -> list[Photo]:
+    """``photos``, those of ``folders`` no longer training: read and scored, never fitted on."""
+    return [replace(p, training=False) if p.group in folders else p for p in photos]
+
+
 def fold_of(photo: Photo) -> int:
     """The fold (of `FOLDS`) a photo falls in, by its original photo."""
     return zlib.crc32(photo.original.encode("utf-8")) % FOLDS
@@ -341,6 +349,13 @@ def main() -> int:
         action="store_true",
         help="every photo read told its labelled number of dice, the threshold chosen so",
     )
+    parser.add_argument(
+        "--fit-without",
+        action="append",
+        default=[],
+        metavar="FOLDER",
+        help="a folder whose photos are read and scored but not fitted on (again for more)",
+    )
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.evidence.is_file():
@@ -350,6 +365,7 @@ def main() -> int:
         photos = gather(read_onnx(str(args.network)), args.synthetic, counted=args.expect)
         with args.evidence.open("wb") as file:
             pickle.dump(photos, file)
+    photos = fitted_without(photos, args.fit_without)
     die, value = fitted(photos)
     least = args.least_value or least_value(
         out_of_fold(photos), args.least_die, args.silent, counted=args.expect

@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from training import fit_judge
-from training.fit_judge import FOLDS, Photo, fit, fold_of, label_of, out_of_fold
+from training.fit_judge import (
+    FOLDS,
+    Photo,
+    fit,
+    fitted_without,
+    fold_of,
+    label_of,
+    out_of_fold,
+)
 from vision.evaluation import LabelledDie
 from vision.face import Face
 
@@ -76,3 +84,17 @@ def test_each_training_photo_is_decided_by_models_fitted_without_its_original(
         given = fitted_on[int(die) - 1]  # type: ignore[call-overload]
         assert all(q.original != p.original for q in given)
         assert all(fold_of(q) == fold_of(p) for q in photos[:-1] if q not in given)
+
+
+def test_a_folder_fitted_without_is_still_read_and_scored_but_never_fitted_on() -> None:
+    def photo(folder: str, training: bool) -> Photo:
+        return Photo((folder,), f"{folder}/a", training, 1.0, (), (), ())
+
+    photos = [photo("nell-byler-d6", True), photo("epanemu-ctu", True), photo("epanemu-ctu", False)]
+    kept = fitted_without(photos, ["epanemu-ctu"])
+    assert [(p.group, p.training) for p in kept] == [
+        ("nell-byler-d6", True),
+        ("epanemu-ctu", False),
+        ("epanemu-ctu", False),
+    ]
+    assert fitted_without(photos, []) == photos
