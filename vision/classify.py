@@ -204,8 +204,9 @@ def features(crops: Sequence[Frame], net: cv2.dnn.Net | None = None) -> npt.NDAr
         return np.zeros((0, feature_count(net)), np.float32)
     parts = []
     for i in range(0, len(crops), BATCH):
-        net.setInput(to_blob(crops[i : i + BATCH]))
-        parts.append(_outputs(net, len(crops[i : i + BATCH]))[1].astype(np.float32))
+        batch = crops[i : i + BATCH]
+        net.setInput(to_blob(batch))
+        parts.append(_outputs(net, len(batch))[1].astype(np.float32))
     return np.concatenate(parts)
 
 
