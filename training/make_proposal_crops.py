@@ -31,14 +31,16 @@ measuring a network on photos it never saw (`train_dice_cnn.py --check`); a crop
 its photo's kind of scene's number in `SCENES` (from 1), 0 for a render.
 
 ``--originals SHARE`` cuts only that share (0-1) of the training photos' originals
-(`training.split.in_share`: a smaller share lies inside a larger one), for a learning curve.
+(`training.split.in_share`: a smaller share lies inside a larger one), for a learning curve;
+with ``--other-originals``, the training originals outside that share instead (the other fold,
+for networks that each leave some photos unlearnt).
 
 ``--size S`` cuts crops S pixels square (`vision.crops.die_crop`) for a network that reads them
 at that size; `train_dice_cnn.py` takes the size from the crops.
 
 Usage: .venv/bin/python training/make_proposal_crops.py OUT.npz [--synthetic 2500] [--unusual 800]
            [--no-photos | --held-out] [--scales 1,0.6] [--preset NAME=N ...] [--size 32]
-           [--centred 0.2] [--doubt] [--originals 1] [--seed 5]
+           [--centred 0.2] [--doubt] [--originals 1 [--other-originals]] [--seed 5]
 """
 
 from __future__ import annotations
@@ -207,6 +209,12 @@ def _preset(text: str) -> tuple[str, int]:
     return name, int(count)
 
 
+def cut_from(name: str, share: float, *, other: bool = False) -> bool:
+    """Whether the training photo ``name`` is cut: its original is among ``share`` of them
+    (`training.split.in_share`), or with ``other`` is not."""
+    return in_share(name, share) != other
+
+
 def scene_number(scene: str) -> int:
     """The ``source`` number of a photo of the kind of scene ``scene`` (`SCENES`)."""
     return SCENES.index(scene) + 1 if scene in SCENES else len(SCENES) + 1
@@ -258,10 +266,17 @@ def main() -> int:
         default=1.0,
         help="the share of the training photos' originals cut (1: all)",
     )
+    parser.add_argument(
+        "--other-originals",
+        action="store_true",
+        help="cut the training originals outside the --originals share instead",
+    )
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
     if not 0 < args.originals <= 1:
         parser.error(f"--originals {args.originals}: a share above 0, at most 1")
+    if args.other_originals and args.originals >= 1:
+        parser.error("--other-originals: the originals outside an --originals share below 1")
     if args.held_out and args.originals < 1:
         parser.error("--originals: a share of the training photos, not with --held-out")
     if not 16 <= args.size <= 128 or args.size % 8:
@@ -277,7 +292,7 @@ def main() -> int:
             name = f"{folder.name}/{image}"
             if is_training(name) == args.held_out:
                 continue
-            if not in_share(name, args.originals):
+            if not cut_from(name, args.originals, other=args.other_originals):
                 continue
             source = scene_number(scene_of(folder.name, image))
             for scale in scales:

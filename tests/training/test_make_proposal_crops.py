@@ -14,7 +14,14 @@ import numpy as np
 import pytest
 
 from training.make_crops import UNREADABLE, Sink
-from training.make_proposal_crops import _preset, _scales, class_of, cut, rendered_dice
+from training.make_proposal_crops import (
+    _preset,
+    _scales,
+    class_of,
+    cut,
+    cut_from,
+    rendered_dice,
+)
 from vision.classify import Verdict
 from vision.detect import Proposal
 from vision.render import TrayStyle, render_tray, style_like
@@ -133,3 +140,16 @@ def test_a_proposal_on_no_labelled_die_is_left_out_when_the_doubting_classifier_
     sink = Sink()
     cut(frame, [], np.random.default_rng(0), sink, 0, proposals=[elsewhere])
     assert sink.classes == [0, 0]
+
+
+def test_a_share_of_the_originals_and_the_other_share_split_the_photos_between_them() -> None:
+    names = [f"rune55-trainval/images/p{n}_jpg.rf.{n:08x}.jpg" for n in range(200)]
+    half = [cut_from(name, 0.5) for name in names]
+    assert [cut_from(name, 0.5, other=True) for name in names] == [not h for h in half]
+    assert 60 < sum(half) < 140
+    assert all(cut_from(name, 1.0) for name in names)
+    copies = [
+        "rune55-trainval/images/p7_jpg.rf.aaaa.jpg",
+        "rune55-trainval/images/p7_jpg.rf.bbbb.jpg",
+    ]
+    assert cut_from(copies[0], 0.5) == cut_from(copies[1], 0.5)
