@@ -180,9 +180,7 @@ def _scores(
     from ``layer`` when given; `BATCH` crops at a time."""
     net = net if net is not None else _network()
     if len(crops) > BATCH:
-        return np.concatenate(
-            [_scores(crops[i : i + BATCH], layer, net) for i in range(0, len(crops), BATCH)]
-        )
+        return np.concatenate([_scores(batch, layer, net) for batch in _batches(crops)])
     net.setInput(to_blob(crops))
     if layer is None:
         return np.asarray(net.forward(SCORES), dtype=np.float64).reshape(len(crops), CLASSES + 2)
@@ -202,12 +200,15 @@ def features(crops: Sequence[Frame], net: cv2.dnn.Net | None = None) -> npt.NDAr
     net = net if net is not None else _network()
     if not crops:
         return np.zeros((0, feature_count(net)), np.float32)
-    parts = []
-    for i in range(0, len(crops), BATCH):
-        batch = crops[i : i + BATCH]
-        net.setInput(to_blob(batch))
-        parts.append(_outputs(net, len(batch))[1].astype(np.float32))
-    return np.concatenate(parts)
+    if len(crops) > BATCH:
+        return np.concatenate([features(batch, net) for batch in _batches(crops)])
+    net.setInput(to_blob(crops))
+    return _outputs(net, len(crops))[1].astype(np.float32)
+
+
+def _batches(crops: Sequence[Frame]) -> list[Sequence[Frame]]:
+    """``crops`` cut into runs of at most `BATCH`, in order."""
+    return [crops[i : i + BATCH] for i in range(0, len(crops), BATCH)]
 
 
 def feature_count(net: cv2.dnn.Net | None = None) -> int:
