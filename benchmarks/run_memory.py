@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import threading
 import time
 from pathlib import Path
 
+from benchmarks.children import free_port, status_mb
 from device.config import SIMULATED_STYLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,13 +36,6 @@ BAR_MB = 400
 """The most resident memory the table may hold on the Pi (issue 67)."""
 STARTED_SECONDS = 5.0
 """The resident memory "after start" is read this long after the child started."""
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def config_text(state: Path, port: int, style: str, seed: int, adapt_every: int) -> str:
@@ -58,19 +51,6 @@ def config_text(state: Path, port: int, style: str, seed: int, adapt_every: int)
         f'[state]\ndirectory = "{state}"\n'
         f"[reader]\nadapt_every = {adapt_every}\n"
     )
-
-
-def status_mb(pid: int, field: str) -> float | None:
-    """A memory field of process ``pid``'s /proc status now (MB: ``VmRSS`` resident, ``VmHWM``
-    its peak so far), None where /proc does not tell it."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1]) / 1024.0
-    return None
 
 
 def children_of(pid: int) -> list[int]:
@@ -121,7 +101,7 @@ def measure(seconds: float, style: str, seed: int, adapt_every: int) -> dict[str
     with tempfile.TemporaryDirectory(prefix="dicekeeper-memory-") as work:
         config = Path(work) / "config.toml"
         config.write_text(
-            config_text(Path(work) / "state", _free_port(), style, seed, adapt_every),
+            config_text(Path(work) / "state", free_port(), style, seed, adapt_every),
             encoding="utf-8",
         )
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}

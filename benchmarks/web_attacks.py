@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.children import free_port
 from device.web.server import HEADER_SECONDS, MAX_CONNECTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,13 +53,6 @@ class StepTimes:
     count: int
     median: float
     p99: float
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _source(number: int) -> str:
@@ -498,7 +492,7 @@ def web_attacks(
 ) -> tuple[list[Attack], list[StepTimes]]:
     """Start the timed table on ``work`` and run every attack against it; the outcomes and the
     step times idle and under each attack."""
-    port = _free_port()
+    port = free_port(HOST)
     config = table_config(work, port)
     table = Table(config, work / "steps.txt", env)
     outcomes: list[Attack] = []

@@ -23,7 +23,6 @@ import argparse
 import asyncio
 import json
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,6 +30,8 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from benchmarks.children import free_port
 
 RATE = 20.0
 
@@ -57,13 +58,6 @@ def _config(state: Path, *, real_reader: bool) -> object:
         },
         environ={},
     )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def run_table(
@@ -95,7 +89,7 @@ def run_table(
             if bridge is not None:
                 from device.web.server import start_web
 
-                port = _free_port()
+                port = free_port()
                 server = start_web(
                     bridge, controller, bind="127.0.0.1", port=port, store_path=table.store.path
                 )
