@@ -159,7 +159,7 @@ def main() -> int:
     args = parser.parse_args()
     torch.set_num_threads(1)
     params = AdaptParams()
-    known = rehearsal_crops(params)
+    known = [crop for tray in rehearsal_crops(params) for crop in tray]
     for name, (training, held) in scene_photos().items():
         if not any(w in name for w in args.scenes.split(",")):
             continue

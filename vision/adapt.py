@@ -18,9 +18,14 @@ use (`Refit.reads_as_well`).
 
 from __future__ import annotations
 
+import functools
+import io
 import math
-from collections.abc import Callable, Sequence
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from importlib import resources
+from typing import Any
 
 import cv2
 import numpy as np
@@ -29,6 +34,7 @@ import numpy.typing as npt
 from vision.blob_dice import without_faces_of_dice
 from vision.classify import (
     CLASSES,
+    MODEL,
     NO_DIE,
     Adapted,
     LastLayer,
@@ -42,11 +48,13 @@ from vision.evaluation import LabelledDie, Score, rendered_labels, score_image
 from vision.face import Face
 from vision.judge import (
     LOOKS,
+    NETWORK,
     judge_classifier,
     judge_network,
     look_crop,
     looks_at,
 )
+from vision.network import network_digest
 from vision.params import ReaderParams
 from vision.reader import candidates_of, find_pip_faces, read, working_copy
 from vision.render import render_tray, style_from_seed
@@ -57,6 +65,7 @@ from vision.widths import frame_width
 __all__ = [
     "HELD_DICE",
     "HOLD_BACK",
+    "REHEARSAL",
     "AdaptParams",
     "Refit",
     "adapt_last_layer",
@@ -66,6 +75,10 @@ __all__ = [
     "held_back",
     "judged_crops",
     "refit",
+    "rehearsal_computed",
+    "rehearsal_features",
+    "rehearsal_key",
+    "rehearsal_networks",
     "score_with",
     "wrong_values",
 ]
@@ -82,6 +95,9 @@ least this share of the label's width wide (as `training/fit_judge.py` labels ca
 _READER = ReaderParams()
 _REHEARSAL_SEEDS = 31_000
 """The seeds of the rendered trays of ordinary dice rehearsed (apart from the benchmarks')."""
+REHEARSAL = "rehearsal.npz"
+"""The package's file of the shipped networks' features of the rehearsal crops under the default
+params (`rehearsal_features`), made by ``python -m training.make_rehearsal``."""
 HOLD_BACK = 0.25
 """The share of a table's photos, its newest, that a refit is checked on and not fitted to."""
 HELD_DICE = 24
@@ -236,13 +252,13 @@ def fit_last_layer(
     nearest the ``targets`` (N × CLASSES, rows summing to 1): softmax regression from
     ``start``, minimising the cross-entropy weighted by ``weights`` (N) plus ``params.pull``/2
     times the squared distance to ``start``."""
-    x = np.asarray(found, np.float64)
+    x = np.asarray(found, np.float32)  # float32 throughout: a long game's crops are many
     if len(x) == 0:
         return start
     w0 = np.asarray(start.weights, np.float64)
     b0 = np.asarray(start.bias, np.float64)
     share = np.asarray(weights, np.float64)[:, None] / float(np.sum(weights))
-    scale = float(np.sqrt(np.mean(np.sum(x * x, axis=1)))) or 1.0
+    scale = float(np.sqrt(np.mean(np.einsum("nf,nf->n", x, x, dtype=np.float64)))) or 1.0
     w, b = w0.copy(), b0.copy()
     moments = [np.zeros_like(w), np.zeros_like(b)]
     squares = [np.zeros_like(w), np.zeros_like(b)]
@@ -250,7 +266,7 @@ def fit_last_layer(
     for step in range(1, params.steps + 1):
         error = (_softmax(x, w, b) - targets) * share
         grads = [
-            np.einsum("nc,nf->cf", error, x) + params.pull * (w - w0),
+            np.einsum("nc,nf->cf", error.astype(np.float32), x) + params.pull * (w - w0),
             error.sum(axis=0) + params.pull * (b - b0),
         ]
         for i, (param, grad) in enumerate(zip((w, b), grads, strict=True)):
@@ -264,27 +280,75 @@ def fit_last_layer(
 
 
 def _softmax(
-    x: npt.NDArray[np.float64], w: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
+    x: npt.NDArray[np.float32], w: npt.NDArray[np.float64], b: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
-    logits = np.einsum("nf,cf->nc", x, w) + b  # einsum: no BLAS threads fighting on a busy Pi
+    # einsum: no BLAS threads fighting on a busy Pi; in x's float32, never a float64 copy of x.
+    logits = np.einsum("nf,cf->nc", x, w.astype(np.float32)).astype(np.float64) + b
     logits -= logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     out: npt.NDArray[np.float64] = p / p.sum(axis=1, keepdims=True)
     return out
 
 
-def rehearsal_crops(params: AdaptParams) -> list[Frame]:
+def rehearsal_crops(params: AdaptParams) -> Iterator[list[Frame]]:
     """Crops of ordinary dice the shipped classifier knows (rendered trays of random looks, fixed
-    seeds), on which the fitted layer is held to the shipped one's verdicts."""
+    seeds), on which the fitted layer is held to the shipped one's verdicts: one tray's at a time,
+    so a refit need not hold them all."""
     rng = np.random.default_rng([params.seed, 1])
-    crops: list[Frame] = []
     for i in range(params.rehearsal):
         seed = _REHEARSAL_SEEDS + i
         values = [int(v) for v in rng.integers(1, 7, int(rng.integers(2, 7)))]
         tray = render_tray(values, seed=seed, style=style_from_seed(seed))
         cut, _ = cut_crops(tray.frame, rendered_labels(tray.dice), rng, params)
-        crops += cut
-    return crops
+        yield cut
+
+
+def rehearsal_key(params: AdaptParams) -> npt.NDArray[np.float64]:
+    """The params the rehearsal crops depend on (`rehearsal_crops`), as numbers."""
+    fields = (params.seed, params.rehearsal, params.on_die, params.beside, params.background)
+    return np.array([*fields, params.scale], np.float64)
+
+
+def rehearsal_networks() -> npt.NDArray[np.str_]:
+    """The digests of the shipped networks (the reader's and the judge's) the features are of."""
+    return np.array([network_digest(MODEL), network_digest(NETWORK)])
+
+
+def rehearsal_computed(params: AdaptParams) -> tuple[npt.NDArray[np.float32], ...]:
+    """The reader's and the judge's networks' features of the rehearsal crops, rendered and
+    looked at one tray at a time."""
+    nets = (None, judge_network())
+    known: tuple[list[npt.NDArray[np.float32]], ...] = ([], [])
+    for cut in rehearsal_crops(params):
+        for parts, net in zip(known, nets, strict=True):
+            parts.append(features(cut, net))
+    return tuple(_stacked(parts, net) for parts, net in zip(known, nets, strict=True))
+
+
+def rehearsal_features(params: AdaptParams) -> tuple[npt.NDArray[np.float32], ...]:
+    """The reader's and the judge's networks' features of the rehearsal crops: the package's
+    (`REHEARSAL`) when they were made for ``params`` and the shipped networks, else
+    `rehearsal_computed` (rendering them costs a refit about 50 MB and 5 s here)."""
+    shipped = _shipped_rehearsal()
+    if (
+        shipped is not None
+        and np.array_equal(shipped["params"], rehearsal_key(params))
+        and np.array_equal(shipped["networks"], rehearsal_networks())
+    ):
+        return shipped["reader"], shipped["judge"]
+    return rehearsal_computed(params)
+
+
+@functools.cache
+def _shipped_rehearsal() -> dict[str, npt.NDArray[Any]] | None:
+    """The package's `REHEARSAL` arrays; None when it is missing or unreadable."""
+    try:
+        data = resources.files("vision").joinpath(REHEARSAL).read_bytes()
+        with np.load(io.BytesIO(data), allow_pickle=False) as stored:
+            found = {key: stored[key] for key in ("params", "networks", "reader", "judge")}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return None
+    return found
 
 
 def adapt_last_layer(
@@ -295,8 +359,7 @@ def adapt_last_layer(
     labelled: see `cut_crops`), each from its shipped one and held to that one's verdicts on
     ordinary dice (`rehearsal_crops`), and how many dice they were fitted to."""
     rng = np.random.default_rng(params.seed)
-    judge_net = judge_network()
-    nets = (None, judge_net)
+    nets = (None, judge_network())
     found: tuple[list[npt.NDArray[np.float32]], ...] = ([], [])  # each network's features
     classes: list[int] = []
     dice = 0
@@ -309,18 +372,31 @@ def adapt_last_layer(
                 parts.append(features(cut + judged, net))
             classes += cls + judged_classes
             dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
-    known = rehearsal_crops(params)
+    # Each network's features in one array, its parts let go as it is made (a long game's
+    # crops are many).
+    tables = []
+    for parts, net in zip(found, nets, strict=True):
+        tables.append(_stacked(parts, net))
+        parts.clear()
+    rehearsed = list(rehearsal_features(params))
     reader, judge = (
         fit_network(
             net,
-            np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32),
+            tables.pop(0),
             classes,
-            features(known, net),
+            rehearsed.pop(0),
             params if net is None else replace(params, pull=params.judge_pull),
         )
-        for parts, net in zip(found, nets, strict=True)
+        for net in nets
     )
     return Adapted(reader, judge), dice
+
+
+def _stacked(
+    parts: Sequence[npt.NDArray[np.float32]], net: cv2.dnn.Net | None
+) -> npt.NDArray[np.float32]:
+    """Features taken in parts as one array (none: no rows, ``net``'s width)."""
+    return np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32)
 
 
 def _label_of(face: Face, factor: float, dice: Sequence[LabelledDie]) -> LabelledDie | None:
@@ -353,7 +429,7 @@ def fit_network(
     targets[np.arange(len(table)), np.asarray(classes, np.int64)] = 1.0
     w0 = np.asarray(shipped.weights, np.float64)
     b0 = np.asarray(shipped.bias, np.float64)
-    held = _softmax(known_features.astype(np.float64), w0, b0)
+    held = _softmax(known_features, w0, b0)
     # Each class of the table's crops weighs the same: the face a table's dice show least (an
     # emblem six the reader mostly missed) is learnt as well as the others.
     kinds = np.asarray(classes, np.int64)

@@ -14,6 +14,7 @@ layer by its kind: the classifier's features are a named output of its graph.
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from importlib import resources
 
@@ -32,6 +33,16 @@ def load_network(name: str) -> cv2.dnn.Net:
             return read_onnx(str(path))
     except (OSError, cv2.error) as error:
         raise ReaderUnavailable(f"cannot load the network {name!r}: {error}") from error
+
+
+@functools.cache
+def network_digest(name: str) -> str:
+    """The SHA-256 of the package's file ``name`` (hex): which network it holds."""
+    try:
+        data = resources.files("vision").joinpath(name).read_bytes()
+    except OSError as error:
+        raise ReaderUnavailable(f"cannot load the network {name!r}: {error}") from error
+    return hashlib.sha256(data).hexdigest()
 
 
 def engine() -> int | None:

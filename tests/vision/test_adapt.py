@@ -9,13 +9,19 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from vision import adapt as adapt_module
 from vision import read
 from vision.adapt import (
+    REHEARSAL,
     AdaptParams,
     Refit,
     adapt_last_layer,
     cut_crops,
     judged_crops,
+    rehearsal_computed,
+    rehearsal_features,
+    rehearsal_key,
+    rehearsal_networks,
     score_with,
     wrong_values,
 )
@@ -221,3 +227,32 @@ def test_a_photo_with_dice_missed_gives_no_crops_of_no_die() -> None:
     _, partial = cut_crops(tray.frame, seen, np.random.default_rng(0), FAST, whole=False)
     assert NO_DIE in whole
     assert sorted(set(partial)) == [3, 5] and len(partial) == 2 * FAST.on_die
+
+
+def test_the_shipped_rehearsal_features_are_the_shipped_networks_own() -> None:
+    """`vision/rehearsal.npz` was made for the default params and the networks in the package,
+    and its first trays' features are what those networks see of the crops rendered now (run
+    ``python -m training.make_rehearsal`` after changing either network)."""
+    stored = adapt_module._shipped_rehearsal()
+    assert stored is not None, f"vision/{REHEARSAL} is missing or unreadable"
+    assert np.array_equal(stored["networks"], rehearsal_networks()), (
+        f"vision/{REHEARSAL} is of other networks: run python -m training.make_rehearsal"
+    )
+    assert np.array_equal(stored["params"], rehearsal_key(AdaptParams()))
+    first = rehearsal_computed(replace(AdaptParams(), rehearsal=2))
+    for name, computed in zip(("reader", "judge"), first, strict=True):
+        assert len(computed) > 0
+        np.testing.assert_allclose(stored[name][: len(computed)], computed, atol=1e-3)
+
+
+def test_a_refit_under_the_default_params_renders_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_render(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rendered a rehearsal tray")
+
+    monkeypatch.setattr(adapt_module, "render_tray", no_render)
+    reader, judge = rehearsal_features(AdaptParams())
+    assert reader.shape == judge.shape == (len(reader), 128)
+    with pytest.raises(AssertionError, match="rendered"):
+        rehearsal_features(FAST)  # other params: the crops are rendered
