@@ -15,11 +15,13 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
-def status_mb(pid: int, field: str) -> float | None:
-    """A memory field of process ``pid``'s /proc status now (MB: ``VmRSS`` resident, ``VmHWM``
-    its peak so far), None where /proc does not tell it."""
+def status_mb(pid: int, field: str, source: str = "status") -> float | None:
+    """A memory field of process ``pid``'s /proc ``source`` now (MB), None where /proc does not
+    tell it: in ``status``, ``VmRSS`` resident and ``VmHWM`` its peak so far; in
+    ``smaps_rollup``, ``Pss`` its proportional share (each page shared with other processes, such
+    as a library's, counted as its share: the sum over processes is the memory they use)."""
     try:
-        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
+        status = Path(f"/proc/{pid}/{source}").read_text(encoding="utf-8")
     except OSError:
         return None
     for line in status.splitlines():

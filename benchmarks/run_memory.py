@@ -8,7 +8,9 @@ kept throws the table refits its reader to them in the background (`device.adapt
 ``--seconds`` it is stopped as systemd stops it (SIGTERM). Printed: the table process's resident
 memory a few seconds after it started and its peak (from /proc, where there is one); the largest
 of it and the refits' own processes (``dicekeeper adapt --background``, ``ru_maxrss`` from
-`os.wait4`), and the most they held at once (sampled every half second); its exit status, the
+`os.wait4`), and the most they held at once (sampled every half second), resident and
+proportional (/proc's Pss: the libraries both processes map, OpenCV's and numpy's, counted once,
+as the Pi's memory holds them); its exit status, the
 throws the camera made and the refits the table logged. The game's target is never reached, so
 the table plays all the while.
 
@@ -68,11 +70,12 @@ def children_of(pid: int) -> list[int]:
 
 
 class Together:
-    """The most resident memory a process and its children held at once, sampled every
-    ``every`` seconds on a thread of its own (0 where /proc does not tell it)."""
+    """The most memory a process and its children held at once, sampled every ``every`` seconds
+    on a thread of its own (0 where /proc does not tell it): ``most`` resident (each counting
+    the libraries they share), ``most_shared`` proportional (the libraries counted once)."""
 
     def __init__(self, pid: int, every: float = 0.5) -> None:
-        self.pid, self.every, self.most = pid, every, 0.0
+        self.pid, self.every, self.most, self.most_shared = pid, every, 0.0, 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -81,12 +84,14 @@ class Together:
         while not self._stop.wait(self.every):
             pids = [self.pid, *children_of(self.pid)]
             self.most = max(self.most, sum(status_mb(p, "VmRSS") or 0.0 for p in pids))
+            shared = sum(status_mb(p, "Pss", "smaps_rollup") or 0.0 for p in pids)
+            self.most_shared = max(self.most_shared, shared)
 
-    def stop(self) -> float:
-        """Stop sampling; the most held at once (MB)."""
+    def stop(self) -> tuple[float, float]:
+        """Stop sampling; the most held at once (MB), resident and proportional."""
         self._stop.set()
         self._thread.join()
-        return self.most
+        return self.most, self.most_shared
 
 
 def _drain(stream: object, into: bytearray) -> None:
@@ -127,7 +132,7 @@ def measure(seconds: float, style: str, seed: int, adapt_every: int) -> dict[str
         after_start = status_mb(child.pid, "VmRSS")
         time.sleep(max(0.0, seconds - STARTED_SECONDS))
         own_peak = status_mb(child.pid, "VmHWM")
-        most_together = together.stop()
+        most_together, most_shared = together.stop()
         child.send_signal(signal.SIGTERM)
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -140,6 +145,7 @@ def measure(seconds: float, style: str, seed: int, adapt_every: int) -> dict[str
             "own_peak_mb": own_peak,
             "largest_mb": usage.ru_maxrss / 1024.0,
             "together_mb": most_together or None,
+            "together_pss_mb": most_shared or None,
             "exit": child.returncode,
             "throws": text.count("the simulated camera throws"),
             "refits": sum("adapted the classifier" in line for line in log.splitlines()),
@@ -176,7 +182,9 @@ def main() -> int:
     )
     print(
         f"  the largest of it and its refits' processes {_mb(found['largest_mb'])}; "
-        f"the most they held at once (sampled) {_mb(found['together_mb'])}"
+        f"the most they held at once (sampled) {_mb(found['together_mb'])} resident, "
+        f"{_mb(found['together_pss_mb'])} proportional (shared libraries counted once; bar "
+        f"{BAR_MB} MB)"
     )
     if found["exit"] != 0:
         print(f"  the table's last log line: {found['last_log']}")

@@ -81,6 +81,7 @@ def test_the_memory_benchmark_measures_a_table_that_plays() -> None:
     out = _run("run_memory.py", "--seconds", "20", "--adapt-every", "0")
     assert re.search(r"\): [1-9]\d* throws, 0 refits, exit status 0\n", out), out
     assert re.search(r"table's process: \d+ MB after 5 s, peak \d+ MB \(bar 400 MB\)", out), out
+    assert re.search(r"at once \(sampled\) \d+ MB resident, \d+ MB proportional", out), out
 
 
 def test_the_memory_benchmark_refuses_no_time_to_play() -> None:
