@@ -360,7 +360,9 @@ def adapt_last_layer(
     ordinary dice (`rehearsal_crops`), and how many dice they were fitted to."""
     rng = np.random.default_rng(params.seed)
     nets = (None, judge_network())
-    found: tuple[list[npt.NDArray[np.float32]], ...] = ([], [])  # each network's features
+    # Each network's features of the table's crops, in float16 (their values lie far inside its
+    # range, to 2e-3): a long game's crops are many.
+    found: tuple[list[npt.NDArray[np.float16]], ...] = ([], [])
     classes: list[int] = []
     dice = 0
     for whole, group in ((True, photos), (False, partial)):
@@ -369,27 +371,15 @@ def adapt_last_layer(
             cut, cls = cut_crops(frame, labelled, rng, params, whole=whole)
             judged, judged_classes = judged_crops(frame, labelled, rng, params)
             for parts, net in zip(found, nets, strict=True):
-                parts.append(features(cut + judged, net))
+                parts.append(features(cut + judged, net).astype(np.float16))
             classes += cls + judged_classes
             dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
-    # Each network's features in one array, its parts let go as it is made (a long game's
-    # crops are many).
-    tables = []
-    for parts, net in zip(found, nets, strict=True):
-        tables.append(_stacked(parts, net))
-        parts.clear()
-    rehearsed = list(rehearsal_features(params))
-    reader, judge = (
-        fit_network(
-            net,
-            tables.pop(0),
-            classes,
-            rehearsed.pop(0),
-            params if net is None else replace(params, pull=params.judge_pull),
-        )
-        for net in nets
-    )
-    return Adapted(reader, judge), dice
+    layers = []
+    for parts, rehearsed, net in zip(found, rehearsal_features(params), nets, strict=True):
+        pull = params if net is None else replace(params, pull=params.judge_pull)
+        layers.append(fit_network(net, parts, classes, rehearsed, pull))
+        parts.clear()  # let go before the next network's fit
+    return Adapted(*layers), dice
 
 
 def _stacked(
@@ -416,17 +406,22 @@ def _label_of(face: Face, factor: float, dice: Sequence[LabelledDie]) -> Labelle
 
 def fit_network(
     net: cv2.dnn.Net | None,
-    table: npt.NDArray[np.float32],
+    table: Sequence[npt.NDArray[np.floating[Any]]],
     classes: Sequence[int],
     known_features: npt.NDArray[np.float32],
     params: AdaptParams = _DEFAULT,
 ) -> LastLayer:
     """The last layer of ``net`` (None: the reader's shipped network) fitted from its shipped
-    one to the ``table`` features (`_features`: of the table's crops) of ``classes``, held to the
-    shipped one's verdicts on the features of known crops of ordinary dice."""
+    one to the features of the table's crops (`features`, in ``table``'s parts, in order) of
+    ``classes``, held to the shipped one's verdicts on the features of known crops of ordinary
+    dice."""
+    found = np.concatenate([*table, known_features], dtype=np.float32)  # one copy of them all
+    table_rows = len(found) - len(known_features)
+    if table_rows != len(classes):
+        raise ValueError(f"{table_rows} crops' features for {len(classes)} classes")
     shipped = shipped_last_layer(net)
-    targets = np.zeros((len(table), CLASSES))
-    targets[np.arange(len(table)), np.asarray(classes, np.int64)] = 1.0
+    targets = np.zeros((table_rows, CLASSES))
+    targets[np.arange(table_rows), np.asarray(classes, np.int64)] = 1.0
     w0 = np.asarray(shipped.weights, np.float64)
     b0 = np.asarray(shipped.bias, np.float64)
     held = _softmax(known_features, w0, b0)
@@ -438,11 +433,10 @@ def fit_network(
     balanced = 1.0 / (len(present) * per_class[kinds]) if params.balance else None
     weights = np.concatenate(
         [
-            balanced if balanced is not None else np.full(len(table), 1.0 / max(len(table), 1)),
+            balanced if balanced is not None else np.full(table_rows, 1.0 / max(table_rows, 1)),
             np.full(len(known_features), params.rehearse / max(len(known_features), 1)),
         ]
     )
-    found = np.concatenate([table, known_features])
     return fit_last_layer(found, np.concatenate([targets, held]), weights, shipped, params)
 
 

@@ -17,6 +17,7 @@ from vision.adapt import (
     Refit,
     adapt_last_layer,
     cut_crops,
+    fit_network,
     judged_crops,
     rehearsal_computed,
     rehearsal_features,
@@ -256,3 +257,11 @@ def test_a_refit_under_the_default_params_renders_nothing(
     assert reader.shape == judge.shape == (len(reader), 128)
     with pytest.raises(AssertionError, match="rendered"):
         rehearsal_features(FAST)  # other params: the crops are rendered
+
+
+def test_a_fit_refuses_features_and_classes_of_other_counts() -> None:
+    parts = [np.zeros((2, 128), np.float16), np.ones((1, 128), np.float16)]
+    with pytest.raises(ValueError, match="3 crops' features for 2 classes"):
+        fit_network(None, parts, [1, 2], np.zeros((0, 128), np.float32), FAST)
+    layer = fit_network(None, parts, [1, 2, 0], np.zeros((0, 128), np.float32), FAST)
+    assert layer.weights.shape == shipped_last_layer().weights.shape
