@@ -5,6 +5,7 @@ are read after, by the reader's network and the judge's, the dice they knew stil
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -265,3 +266,13 @@ def test_a_fit_refuses_features_and_classes_of_other_counts() -> None:
         fit_network(None, parts, [1, 2], np.zeros((0, 128), np.float32), FAST)
     layer = fit_network(None, parts, [1, 2, 0], np.zeros((0, 128), np.float32), FAST)
     assert layer.weights.shape == shipped_last_layer().weights.shape
+
+
+@pytest.mark.parametrize("content", [None, b"not a zip", b"PK\x03\x04 cut short"])
+def test_a_missing_or_broken_rehearsal_file_is_computed_instead(
+    content: bytes | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if content is not None:
+        (tmp_path / REHEARSAL).write_bytes(content)
+    monkeypatch.setattr(adapt_module.resources, "files", lambda package: tmp_path)
+    assert adapt_module._shipped_rehearsal.__wrapped__() is None
