@@ -348,6 +348,8 @@ def _shipped_rehearsal() -> dict[str, npt.NDArray[Any]] | None:
             found = {key: stored[key] for key in ("params", "networks", "reader", "judge")}
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         return None
+    for array in found.values():
+        array.flags.writeable = False  # shared by every refit of the process
     return found
 
 
