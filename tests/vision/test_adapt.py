@@ -282,5 +282,14 @@ def test_a_missing_or_broken_rehearsal_file_is_computed_instead(
 ) -> None:
     if content is not None:
         (tmp_path / REHEARSAL).write_bytes(content)
-    monkeypatch.setattr(adapt_module.resources, "files", lambda package: tmp_path)
-    assert adapt_module._shipped_rehearsal.__wrapped__() is None
+    monkeypatch.setattr("importlib.resources.files", lambda package: tmp_path)
+    found = adapt_module._shipped_rehearsal.__wrapped__()
+    assert found is None
+    monkeypatch.setattr(adapt_module, "_shipped_rehearsal", lambda: found)
+
+    def rendered(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rendered a rehearsal tray")
+
+    monkeypatch.setattr(adapt_module, "render_tray", rendered)
+    with pytest.raises(AssertionError, match="rendered"):
+        rehearsal_features(AdaptParams())
