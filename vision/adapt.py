@@ -38,7 +38,6 @@ from vision.classify import (
     NO_DIE,
     Adapted,
     LastLayer,
-    feature_count,
     features,
     last_layer,
     shipped_last_layer,
@@ -318,11 +317,11 @@ def rehearsal_computed(params: AdaptParams) -> tuple[npt.NDArray[np.float32], ..
     """The reader's and the judge's networks' features of the rehearsal crops, rendered and
     looked at one tray at a time."""
     nets = (None, judge_network())
-    known: tuple[list[npt.NDArray[np.float32]], ...] = ([], [])
+    known = tuple([features([], net)] for net in nets)  # no crops: no rows, the net's width
     for cut in rehearsal_crops(params):
         for parts, net in zip(known, nets, strict=True):
             parts.append(features(cut, net))
-    return tuple(_stacked(parts, net) for parts, net in zip(known, nets, strict=True))
+    return tuple(np.concatenate(parts) for parts in known)
 
 
 def rehearsal_features(params: AdaptParams) -> tuple[npt.NDArray[np.float32], ...]:
@@ -378,17 +377,10 @@ def adapt_last_layer(
             dice += sum(1 for d in labelled if d.value is not None and 1 <= d.value <= 6)
     layers = []
     for parts, rehearsed, net in zip(found, rehearsal_features(params), nets, strict=True):
-        pull = params if net is None else replace(params, pull=params.judge_pull)
-        layers.append(fit_network(net, parts, classes, rehearsed, pull))
+        fitting = params if net is None else replace(params, pull=params.judge_pull)
+        layers.append(fit_network(net, parts, classes, rehearsed, fitting))
         parts.clear()  # let go before the next network's fit
     return Adapted(*layers), dice
-
-
-def _stacked(
-    parts: Sequence[npt.NDArray[np.float32]], net: cv2.dnn.Net | None
-) -> npt.NDArray[np.float32]:
-    """Features taken in parts as one array (none: no rows, ``net``'s width)."""
-    return np.concatenate(parts) if parts else np.zeros((0, feature_count(net)), np.float32)
 
 
 def _label_of(face: Face, factor: float, dice: Sequence[LabelledDie]) -> LabelledDie | None:
