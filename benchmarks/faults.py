@@ -41,6 +41,7 @@ import cv2
 import numpy as np
 
 from benchmarks.bad_images import bad_images, claimed_png, damaged_header_png
+from benchmarks.children import status_mb
 from benchmarks.fault_kit import (
     build_shim,
     check_store,
@@ -601,13 +602,6 @@ def _start_table(config: Path, output: int = subprocess.DEVNULL) -> subprocess.P
     )
 
 
-def _resident_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def _open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -637,7 +631,12 @@ def soak(minutes: float, interval: float, clock: Callable[[], float] = time.mono
             if clock() >= next_sample:
                 elapsed = clock() - start
                 games = _finished(database)
-                sample = (elapsed, _resident_mb(process.pid), _open_fds(process.pid))
+                resident = status_mb(process.pid, "VmRSS")
+                sample = (
+                    elapsed,
+                    float("nan") if resident is None else resident,
+                    _open_fds(process.pid),
+                )
                 samples.append((*sample, _count_events(database), games))
                 print(
                     f"{elapsed:6.0f}s  {sample[1]:11.1f}  {sample[2]:8d}  "
