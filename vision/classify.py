@@ -41,9 +41,9 @@ SCORES = "scores"
 """The network's output of class scores and die-centre offsets, N × (CLASSES + 2)."""
 FEATURES = "features"
 """The network's output of what its last layer takes (`training/onnx_features.py`)."""
-BATCH = 64
-"""The most crops a network is given at once: its working memory grows with the batch (about 14
-MB a network at 64 crops, 58 MB at 256), its time a crop not past some tens of crops."""
+BATCH = 16
+"""The most crops a network is given at once: its working memory grows with the batch (the
+judge's network about 40 MB more at 64 crops than at 16), its time a crop hardly past 16."""
 REMEMBERED = 256
 """Verdicts kept by the crop they were given on, the latest used last (`classify`)."""
 

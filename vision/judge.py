@@ -7,8 +7,9 @@ The candidates (`vision.candidates`) are the faces the pip stages or the fast pa
 die detector's proposals. The evidence on one: what found it (its pips, the value and confidence
 they were read with, the detector's strength there), the pip candidates on it and how elongated
 they are (a die's side face, seen obliquely, has elongated pips), and the looks of the judge's own
-classifier network (`NETWORK`: the die classifier's architecture, trained further on crops cut
-where the multi-scale detector proposes dice in photos of many tables, `training/README.md`): one
+classifier network (`NETWORK`: EfficientNet-Lite0's first stages, started from its ImageNet
+weights and trained on crops cut where the multi-scale detector proposes dice in photos of many
+tables and in rendered trays, `training/README.md`): one
 upright, which also tells where the die centre lies (the candidate is moved there when it lies
 off), one turned a quarter, and, where those two do not agree surely, six more (turned by the
 other quarters, and mirrored); at a die the fast path read, centred and looked at upright by its

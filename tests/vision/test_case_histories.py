@@ -83,7 +83,6 @@ WRONG_VALUE = {
     "throw-1707": "two black ones side by side are read as a two",
     "matteop65-wood-two_29.jpg@1": "a four is read where no die lies (a die's side face)",
     "matteop65-wood-dice_20.jpg@1": "a four is read where no die lies (a die's side face)",
-    "throw-9935": "two dust specks on green felt are read as a two where no die lies",
 }
 """Cases of which the reader as shipped reads a die with a wrong value: known failures."""
 
