@@ -43,7 +43,7 @@ FEATURES = "features"
 """The network's output of what its last layer takes (`training/onnx_features.py`)."""
 BATCH = 16
 """The most crops a network is given at once: its working memory grows with the batch (the
-judge's network about 40 MB more at 64 crops than at 16), its time a crop hardly past 16."""
+reader's resident memory about 40 MB more with the judge's network at 64 crops than at 16)."""
 REMEMBERED = 256
 """Verdicts kept by the crop they were given on, the latest used last (`classify`)."""
 

@@ -132,14 +132,19 @@ STRADDLED = pytest.mark.xfail(
     strict=True, reason="the reader as shipped reads one die (or none) across the two dice"
 )
 """Touching dice the former stage 4 split again (`vision.straddle`) and the judge does not."""
+ONE_OF_TWO = pytest.mark.xfail(
+    strict=True,
+    reason="the reader as shipped keeps one die of the two (not sure, or the other missed)",
+)
+"""Touching dice the judge's network before the present one read as two, and it keeps one of."""
 
 
 @pytest.mark.parametrize(
     ("value", "scheme", "width", "angle", "side"),
     [
         pytest.param(2, "white", 60, 0.0, 0.0, marks=STRADDLED),
-        pytest.param(2, "black", 100, 0.0, 90.0, marks=STRADDLED),
-        pytest.param(2, "blue", 60, 35.0, 90.0, marks=STRADDLED),
+        pytest.param(2, "black", 100, 0.0, 90.0, marks=ONE_OF_TWO),
+        pytest.param(2, "blue", 60, 35.0, 90.0, marks=ONE_OF_TWO),
         (4, "white", 60, 20.0, 90.0),
         pytest.param(4, "black", 60, 35.0, 0.0, marks=STRADDLED),
         (4, "ivory", 60, 35.0, 0.0),
