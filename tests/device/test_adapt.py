@@ -30,7 +30,9 @@ from vision.evaluation import rendered_labels
 from vision.judge import judge_classifier, judge_network
 from vision.render import TrayStyle, render_tray
 
-FAST = AdaptParams(on_die=8, beside=2, background=4, rehearsal=2, steps=100)
+FAST = AdaptParams(on_die=8, beside=2, background=4, rehearsal=2)
+"""Fewer crops than the table cuts, the same steps: with fewer, the judge's layer stops short
+and the refit's result turns on the seed and on the OpenCV that drew the trays."""
 GOLD = TrayStyle(schemes=("gold-on-black",))
 
 
@@ -104,7 +106,7 @@ def test_the_table_reads_its_dice_once_adapted_and_as_shipped_after_undo(tmp_pat
     assert main(["adapt", "--config", cfg]) == 0
     adapted = TableAdapter(state, load_last_layer(state)).reading(read)
     sixes = [sum(v == 6 for v in adapted(tray.frame).values) for tray in trays]
-    assert sum(sixes) >= 5  # most of the 8 emblem sixes the shipped judge left "not sure"
+    assert sum(sixes) >= 7  # of the 8 emblem sixes the shipped judge left "not sure"
     assert main(["adapt", "--undo", "--config", cfg]) == 0
     undone = TableAdapter(state, load_last_layer(state)).reading(read)
     assert [undone(tray.frame) for tray in trays] == shipped  # the shipped reading, bit for bit

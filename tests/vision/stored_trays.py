@@ -31,6 +31,7 @@ STORED: tuple[tuple[int, tuple[int, ...]], ...] = (
     (1311, (5, 6)),
     (8860, (3, 6, 1, 5)),
     (5358, (3, 2, 1)),
+    (4306, (5, 4, 2, 4, 4, 4)),
 )
 """(seed, values) of the stored trays, each rendered by ``render_tray(values, seed=seed)``."""
 
