@@ -12,8 +12,11 @@ judge's model as shipped. Depths:
 
 - ``numpy``: the table's own refit (both networks' last layers), for comparison;
 - ``last``: the judge network's class scores only (as the table, by gradient steps here);
-- ``head``: its hidden layer too (what the last convolution gives, 2,048 numbers a crop, in);
-- ``block``: its last convolution block too.
+- ``head``: its hidden layer too (what the last convolution gives in: 1,792 numbers a crop from
+  EfficientNet-Lite0's stages, 2,048 from a DiceNet);
+- ``block``: its last convolution block too (Lite0's last inverted bottleneck).
+
+The network is the judge's as shipped, of the kind its file holds (`shipped_network`).
 
 ``--ceiling`` fits to the held-out photos themselves (the most any refit of that depth can
 give the judge on them: what its inputs cannot tell apart stays unread).
@@ -32,12 +35,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import onnx
 import torch
 from torch import nn
 
 import vision.judge
 from benchmarks.adaptation import scene_photos
-from training.train_dice_cnn import CLASSES, DiceNet, export, load_exported
+from training.lite_net import LiteDiceNet
+from training.train_dice_cnn import CLASSES, DiceNet, conv_norms, export, load_exported
 from vision.adapt import (
     AdaptParams,
     Photo,
@@ -77,22 +82,33 @@ def _blob(crops: Sequence[Frame]) -> torch.Tensor:
     return torch.from_numpy(to_blob(crops))
 
 
+def shipped_network() -> DiceNet | LiteDiceNet:
+    """The judge's network as shipped (`SHIPPED`), of the kind its file holds (EfficientNet-Lite0's
+    stages or DiceNet's five convolutions), in eval mode: the exported normalisations are folded
+    into the convolutions and stay as they are."""
+    convs = sum(node.op_type == "Conv" for node in onnx.load(SHIPPED).graph.node)
+    for kind in (LiteDiceNet, DiceNet):
+        model = kind()
+        if len(conv_norms(model)) == convs:
+            load_exported(model, SHIPPED)
+            return model.eval()
+    raise SystemExit(f"{SHIPPED}: neither a LiteDiceNet nor a DiceNet")
+
+
 def fitted(
     crops: Sequence[Frame], classes: Sequence[int], known: Sequence[Frame], depth: str, epochs: int
-) -> DiceNet:
+) -> DiceNet | LiteDiceNet:
     """The judge's network with its layers down to ``depth`` fitted to the table's crops (each
     class weighing the same), held to the shipped network's class probabilities and die-centre
     offsets on the ``known`` crops of ordinary dice."""
     torch.manual_seed(0)
-    model, shipped = DiceNet(), DiceNet()
-    for net in (model, shipped):
-        load_exported(net, SHIPPED)
-        net.eval()  # the exported normalisations are folded: they stay as they are
+    model, shipped = shipped_network(), shipped_network()
     x, y, k = _blob(crops), torch.tensor(classes, dtype=torch.long), _blob(known)
     with torch.no_grad():
         held = shipped(k)
+    last = [m for m in model.head if isinstance(m, nn.Linear)][-1]
     trained = {
-        "last": [model.head[3]],
+        "last": [last],
         "head": [model.head],
         "block": [model.features[-1], model.head],
     }[depth]
@@ -126,7 +142,7 @@ def fitted(
     return model
 
 
-def scored_with(model: DiceNet, photos: Sequence[Photo]) -> Score:
+def scored_with(model: DiceNet | LiteDiceNet, photos: Sequence[Photo]) -> Score:
     """How the reader reads ``photos`` with ``model`` as the judge's network."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "refit.onnx"

@@ -299,32 +299,42 @@ def given_at_risk(probabilities: np.ndarray, classes: np.ndarray, risk: float = 
     return float(within[-1] + 1) / len(right) if len(within) else 0.0
 
 
-def load_exported(model: DiceNet, path: Path) -> None:
-    """Set ``model`` to the weights of a network this script exported (same widths). The export
-    folded each batch normalisation into its convolution's bias: here each normalisation is
-    made to pass its input on plus that bias, so it must stay in eval mode while training. A
-    network exported for another crop size gives its hidden layer's weights resampled to this
-    size's places (`resampled`)."""
+def load_exported(model: DiceNet | LiteDiceNet, path: Path) -> None:
+    """Set ``model`` to the weights of a network this script exported (same kind and widths).
+    The export folded each batch normalisation into its convolution's bias: here each
+    normalisation is made to pass its input on plus that bias, so it must stay in eval mode
+    while training. A network exported for another crop size gives its hidden layer's weights
+    resampled to this size's places (`resampled`)."""
     graph = onnx.load(str(path)).graph
     weights = {
         i.name: torch.from_numpy(onnx.numpy_helper.to_array(i).copy()) for i in graph.initializer
     }
     convs = [n for n in graph.node if n.op_type == "Conv"]
-    blocks = [m for m in model.features if isinstance(m, nn.Sequential)]
-    if len(convs) != len(blocks):
-        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(blocks)}")
+    pairs = conv_norms(model)
+    if len(convs) != len(pairs):
+        raise SystemExit(f"{path}: {len(convs)} convolutions, the network has {len(pairs)}")
     with torch.no_grad():
-        for node, (conv, norm, _) in zip(convs, blocks, strict=True):
+        for node, (conv, norm) in zip(convs, pairs, strict=True):
             conv.weight.copy_(weights[node.input[1]])
             norm.running_mean.zero_()
             norm.running_var.fill_(1.0 - norm.eps)
             norm.weight.fill_(1.0)
             norm.bias.copy_(weights[node.input[2]])
         gemms = [n for n in graph.node if n.op_type == "Gemm"]
-        for node, linear in zip(gemms, (model.head[1], model.head[3]), strict=True):
-            channels = blocks[-1][0].out_channels if linear is model.head[1] else 1
+        linears = [m for m in model.head if isinstance(m, nn.Linear)]
+        for node, linear in zip(gemms, linears, strict=True):
+            channels = pairs[-1][0].out_channels if linear is linears[0] else 1
             linear.weight.copy_(resampled(weights[node.input[1]], linear.weight.shape, channels))
             linear.bias.copy_(weights[node.input[2]])
+
+
+def conv_norms(model: DiceNet | LiteDiceNet) -> list[tuple[nn.Conv2d, nn.BatchNorm2d]]:
+    """Each convolution of ``model``'s features with the normalisation after it, in order."""
+    layers = [m for m in model.features.modules() if isinstance(m, nn.Conv2d | nn.BatchNorm2d)]
+    pairs = list(zip(layers[0::2], layers[1::2], strict=True))
+    if not all(isinstance(c, nn.Conv2d) and isinstance(n, nn.BatchNorm2d) for c, n in pairs):
+        raise SystemExit("a convolution without its normalisation after it")
+    return pairs  # type: ignore[return-value]
 
 
 def resampled(weight: torch.Tensor, shape: torch.Size, channels: int) -> torch.Tensor:
