@@ -29,6 +29,7 @@ Usage: python -m training.refit_depth [--scenes nell,epanemu] [--depths numpy,la
 from __future__ import annotations
 
 import argparse
+import copy
 import tempfile
 import time
 from collections.abc import Sequence
@@ -102,7 +103,8 @@ def fitted(
     class weighing the same), held to the shipped network's class probabilities and die-centre
     offsets on the ``known`` crops of ordinary dice."""
     torch.manual_seed(0)
-    model, shipped = shipped_network(), shipped_network()
+    model = shipped_network()
+    shipped = copy.deepcopy(model)
     x, y, k = _blob(crops), torch.tensor(classes, dtype=torch.long), _blob(known)
     with torch.no_grad():
         held = shipped(k)
