@@ -9,13 +9,13 @@ they were read with, the detector's strength there), the pip candidates on it an
 they are (a die's side face, seen obliquely, has elongated pips), and the looks of the judge's own
 classifier network (`NETWORK`: EfficientNet-Lite0's first stages, started from its ImageNet
 weights and trained on crops cut where the multi-scale detector proposes dice in photos of many
-tables and in rendered trays, `training/README.md`): one
-upright, which also tells where the die centre lies (the candidate is moved there when it lies
-off), one turned a quarter, and, where those two do not agree surely, six more (turned by the
-other quarters, and mirrored); at a die the fast path read, centred and looked at upright by its
-own classifier already, the quarter-turned look first and the seven others only where it does not
-surely find the fast path's value; set beside the other candidates of the frame (its width against
-theirs, the nearest candidate the looks find surer, and whether its pips are the more elongated).
+tables and in rendered trays, `training/README.md`): one upright, which also tells where the die
+centre lies (the candidate is moved there when it lies off), one turned a quarter, and, where
+those two do not agree surely, six more (turned by the other quarters, and mirrored); at a die
+the fast path read, centred and looked at upright by its own classifier already, the
+quarter-turned look first and the seven others only where it does not surely find the fast
+path's value; set beside the other candidates of the frame (its width against theirs, the
+nearest candidate the looks find surer, and whether its pips are the more elongated).
 Two logistic models weigh it: the chance that a die is there (`Model.die`), and for each value in
 question (the one read and the one the looks find most probable) the chance that it is the die's
 value (`Model.value`). Their weights and thresholds (`judge.json` in the package) are fitted by
